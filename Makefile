@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# SCIF over NTB: out-of-tree build and the project's entry points.
+#
+#   make                 build every module against KDIR (default: the
+#                        project's test kernel, built and cached on demand)
+#   make KDIR=/lib/modules/$(uname -r)/build
+#                        build for a real host
+#   make sparse          sparse (C=2) over every source; fails on a warning
+#   make checkpatch      checkpatch.pl --strict over every C source
+#   make check           everything CI runs; ends with "N passed, N failed"
+#   make demo            boot guests and show SCIF working
+
+KDIR ?=
+W ?= 1
+
+# Resolve the kernel build directory at recipe time, so that targets which do
+# not need a kernel never trigger a kernel build.
+kdir = kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/build-kernel) || exit 1
+
+.PHONY: all modules clean sparse checkpatch check demo kernel
+
+all: modules
+
+modules:
+	@$(kdir); $(MAKE) -C "$$kdir" M=$(CURDIR) W=$(W) modules
+
+kernel:
+	@scripts/build-kernel
+
+sparse:
+	@$(kdir); $(MAKE) -C "$$kdir" M=$(CURDIR) W=$(W) C=2 CHECK=sparse \
+		modules 2>&1 | tee build/sparse.log; \
+	! grep -E '(warning|error):' build/sparse.log
+
+checkpatch:
+	@scripts/checkpatch
+
+check:
+	@scripts/check
+
+demo:
+	@scripts/demo
+
+clean:
+	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/build-kernel 2>/dev/null) && \
+		$(MAKE) -C "$$kdir" M=$(CURDIR) clean >/dev/null 2>&1 || true
+	rm -rf build

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF port allocator.
+ *
+ * Each node has 65535 usable ports. A bind to a named port reserves exactly
+ * that port; a bind to port 0 picks a free one at or above SCIF_PORT_RSVD, so
+ * that automatically chosen ports never collide with the well-known ranges
+ * below it. Privilege checks for the administrative range are the caller's
+ * business: this file only tracks ownership.
+ */
+#include <linux/errno.h>
+#include <linux/gfp.h>
+#include <linux/scif.h>
+
+#include "scif_kunit_export.h"
+#include "scif_port.h"
+
+/**
+ * scif_port_space_init() - prepare an empty port space
+ * @ps: the port space
+ */
+void scif_port_space_init(struct scif_port_space *ps)
+{
+	ida_init(&ps->ida);
+}
+SCIF_EXPORT_FOR_KUNIT(scif_port_space_init);
+
+/**
+ * scif_port_space_destroy() - release every port and the allocator's memory
+ * @ps: the port space
+ */
+void scif_port_space_destroy(struct scif_port_space *ps)
+{
+	ida_destroy(&ps->ida);
+}
+SCIF_EXPORT_FOR_KUNIT(scif_port_space_destroy);
+
+/**
+ * scif_port_reserve() - claim one specific port
+ * @ps: the port space
+ * @port: the port wanted, 1..%SCIF_PORT_MAX
+ *
+ * Return: 0 on success, -EINVAL if @port is out of range, -EADDRINUSE if it
+ * is already taken, -ENOMEM if the allocator could not grow.
+ */
+int scif_port_reserve(struct scif_port_space *ps, unsigned int port)
+{
+	int ret;
+
+	if (port == 0 || port > SCIF_PORT_MAX)
+		return -EINVAL;
+	ret = ida_alloc_range(&ps->ida, port, port, GFP_KERNEL);
+	if (ret == -ENOSPC)
+		return -EADDRINUSE;
+	return ret < 0 ? ret : 0;
+}
+SCIF_EXPORT_FOR_KUNIT(scif_port_reserve);
+
+/**
+ * scif_port_alloc() - claim the lowest free port at or above %SCIF_PORT_RSVD
+ * @ps: the port space
+ *
+ * Return: the port number, or -ENOSPC when every such port is taken, or
+ * -ENOMEM.
+ */
+int scif_port_alloc(struct scif_port_space *ps)
+{
+	return ida_alloc_range(&ps->ida, SCIF_PORT_RSVD, SCIF_PORT_MAX,
+			       GFP_KERNEL);
+}
+SCIF_EXPORT_FOR_KUNIT(scif_port_alloc);
+
+/**
+ * scif_port_release() - give a port back
+ * @ps: the port space
+ * @port: a port previously returned by scif_port_reserve() or
+ *	  scif_port_alloc()
+ */
+void scif_port_release(struct scif_port_space *ps, unsigned int port)
+{
+	if (WARN_ON_ONCE(port == 0 || port > SCIF_PORT_MAX))
+		return;
+	ida_free(&ps->ida, port);
+}
+SCIF_EXPORT_FOR_KUNIT(scif_port_release);

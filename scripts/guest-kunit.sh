@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside a guest: loads every KUnit suite module of the project, one at a
+# time, and prints the suites' results as one KTAP document. A module that
+# fails to load or registers no suite is reported and makes the exit non-zero.
+d=/sys/kernel/debug/kunit
+body=/tmp/ktap.body
+: >"$body"
+n=0
+rc=0
+for ko in /lib/modules/"$(uname -r)"/extra/*_kunit.ko; do
+	[ -e "$ko" ] || continue
+	m=$(basename "$ko" .ko)
+	before=" $(ls "$d" 2>/dev/null | tr '\n' ' ') "
+	if ! modprobe "$m"; then
+		echo "# kunit module $m failed to load" >&2
+		rc=1
+		continue
+	fi
+	found=0
+	for s in $(ls "$d"); do
+		case "$before" in *" $s "*) continue ;; esac
+		found=1
+		n=$((n + 1))
+		sed '1,2d' "$d/$s/results" |
+			sed "\$s/^\(ok\|not ok\) 1 /\1 $n /" >>"$body"
+	done
+	if [ "$found" = 0 ]; then
+		echo "# kunit module $m registered no suite" >&2
+		rc=1
+	fi
+	rmmod "$m" || rc=1
+done
+echo "KTAP version 1"
+echo "1..$n"
+cat "$body"
+exit "$rc"
