@@ -36,7 +36,8 @@
 #define FIELD(t, m) DESCRIBE(t, m, PRINT_SIGN)
 /* A member that is itself a structure. */
 #define SFIELD(t, m) DESCRIBE(t, m, (void)0)
-#define SIZE(t) printf("sizeof %-30s %zu\n", #t, sizeof(t))
+#define SIZE(t) \
+	printf("sizeof %-30s %zu\n", #t, sizeof(t))
 #define REQ(name) print_request(#name, name)
 
 static void print_request(const char *name, unsigned long nr)
