@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * libscif: the user-mode SCIF API as thin wrappers around the /dev/scif
+ * requests of <linux/scif_ioctl.h>. Each endpoint is one open file of the
+ * device, so the descriptor doubles as the endpoint handle.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "scif.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define SCIF_DEVICE	"/dev/scif"
+
+/*
+ * Descriptors of the device are opened without O_CLOEXEC, like sockets, so
+ * that endpoints survive fork() and exec() unless the caller says otherwise.
+ */
+
+/* Pointers cross the ioctl boundary as __u64 on every ABI. */
+static __u64 user_addr(const void *p)
+{
+	return (__u64)(uintptr_t)p;
+}
+
+scif_epd_t scif_open(void)
+{
+	int fd = open(SCIF_DEVICE, O_RDWR);
+
+	return fd < 0 ? SCIF_OPEN_FAILED : fd;
+}
+
+int scif_close(scif_epd_t epd)
+{
+	return close(epd);
+}
+
+int scif_bind(scif_epd_t epd, uint16_t pn)
+{
+	__u64 port = pn;
+
+	if (ioctl(epd, SCIF_BIND, &port) < 0)
+		return -1;
+	return (int)port;
+}
+
+int scif_listen(scif_epd_t epd, int backlog)
+{
+	return ioctl(epd, SCIF_LISTEN, backlog) < 0 ? -1 : 0;
+}
+
+int scif_connect(scif_epd_t epd, struct scif_port_id *dst)
+{
+	struct scifioctl_connect req;
+
+	if (!dst) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(&req, 0, sizeof(req));
+	req.peer = *dst;
+	if (ioctl(epd, SCIF_CONNECT, &req) < 0)
+		return -1;
+	return req.self.port;
+}
+
+/*
+ * The kernel parks the accepted endpoint and returns a handle to it; the
+ * handle is claimed into a new file of the device, which then becomes the
+ * new endpoint. If the claim fails the handle is simply abandoned: the
+ * kernel tears down parked endpoints nobody claims.
+ */
+int scif_accept(scif_epd_t epd, struct scif_port_id *peer,
+		scif_epd_t *newepd, int flags)
+{
+	struct scifioctl_accept req;
+	int fd, saved;
+
+	if (!peer || !newepd) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(&req, 0, sizeof(req));
+	req.flags = flags;
+	if (ioctl(epd, SCIF_ACCEPTREQ, &req) < 0)
+		return -1;
+	fd = open(SCIF_DEVICE, O_RDWR);
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, SCIF_ACCEPTREG, &req.endpt) < 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	*peer = req.peer;
+	*newepd = fd;
+	return 0;
+}
+
+static int scif_msg(scif_epd_t epd, unsigned long request, void *msg,
+		    int len, int flags)
+{
+	struct scifioctl_msg req;
+
+	memset(&req, 0, sizeof(req));
+	req.msg = user_addr(msg);
+	req.len = len;
+	req.flags = flags;
+	if (ioctl(epd, request, &req) < 0)
+		return -1;
+	return req.out_len;
+}
+
+int scif_send(scif_epd_t epd, void *msg, int len, int flags)
+{
+	return scif_msg(epd, SCIF_SEND, msg, len, flags);
+}
+
+int scif_recv(scif_epd_t epd, void *msg, int len, int flags)
+{
+	return scif_msg(epd, SCIF_RECV, msg, len, flags);
+}
+
+int scif_poll(struct scif_pollepd *epds, unsigned int nepds, long timeout)
+{
+	struct pollfd stack[16], *fds = stack;
+	unsigned int i;
+	int ret, saved;
+
+	if (nepds && !epds) {
+		errno = EFAULT;
+		return -1;
+	}
+	if (nepds > ARRAY_SIZE(stack)) {
+		fds = calloc(nepds, sizeof(*fds));
+		if (!fds) {
+			errno = ENOMEM;
+			return -1;
+		}
+	}
+	for (i = 0; i < nepds; i++) {
+		fds[i].fd = epds[i].epd;
+		fds[i].events = epds[i].events;
+		fds[i].revents = 0;
+	}
+	if (timeout > INT_MAX)
+		timeout = INT_MAX;
+	else if (timeout < 0)
+		timeout = -1;
+	ret = poll(fds, nepds, (int)timeout);
+	saved = errno;
+	if (ret >= 0) {
+		for (i = 0; i < nepds; i++)
+			epds[i].revents = fds[i].revents;
+	}
+	if (fds != stack)
+		free(fds);
+	errno = saved;
+	return ret;
+}
+
+int scif_get_node_ids(uint16_t *nodes, int len, uint16_t *self)
+{
+	struct scifioctl_node_ids req;
+	int fd, ret, saved;
+
+	/* The request needs some endpoint; a short-lived one will do. */
+	fd = open(SCIF_DEVICE, O_RDWR);
+	if (fd < 0)
+		return -1;
+	memset(&req, 0, sizeof(req));
+	req.nodes = user_addr(nodes);
+	req.self = user_addr(self);
+	req.len = len;
+	ret = ioctl(fd, SCIF_GET_NODEIDS, &req);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return ret < 0 ? -1 : req.len;
+}
+
+int scif_get_fd(scif_epd_t epd)
+{
+	return epd;
+}
