@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Emulated NTB link state: heartbeats in the register region.
+ *
+ * Every ivn_hb_period_ms each guest increments the heartbeat word of its
+ * slot and reads the slots of its peers. The link to a peer is up when
+ * both sides called ntb_link_enable(), the peer's slot holds a nonzero
+ * incarnation and its heartbeat moved within the last ivn_hb_timeout_ms.
+ * A killed guest stops beating and is seen down within period + timeout;
+ * a restarted guest comes back with a new incarnation, which is reported
+ * as a link down followed by a link up so that clients start over.
+ */
+#include <linux/jiffies.h>
+#include <linux/module.h>
+
+#include "ntb_ivshmem.h"
+
+unsigned int ivn_hb_period_ms = 100;
+module_param_named(hb_period_ms, ivn_hb_period_ms, uint, 0444);
+MODULE_PARM_DESC(hb_period_ms, "Heartbeat period (ms)");
+
+static unsigned int ivn_hb_timeout_ms = 600;
+module_param_named(hb_timeout_ms, ivn_hb_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(hb_timeout_ms,
+		 "A peer whose heartbeat did not move for this long is down (ms)");
+
+static unsigned long ivn_hb_period(void)
+{
+	return msecs_to_jiffies(max(ivn_hb_period_ms, 1U));
+}
+
+/* Is the link to this peer up? Only called from the link worker. */
+static bool ivn_link_peer_up(struct ivn_dev *ivn, struct ivn_peer *peer,
+			     bool enabled, bool was_up)
+{
+	unsigned long timeout = msecs_to_jiffies(ivn_hb_timeout_ms);
+	u32 inc, flags, hb;
+	bool up;
+
+	inc = ioread32(peer->slot + IVN_SL_INCARNATION);
+	flags = ioread32(peer->slot + IVN_SL_FLAGS);
+	hb = ioread32(peer->slot + IVN_SL_HEARTBEAT);
+
+	if (hb != peer->hb) {
+		peer->hb = hb;
+		peer->hb_stamp = jiffies;
+	}
+
+	up = enabled && inc && (flags & IVN_FLAG_LINK_ENABLED) &&
+	     time_before(jiffies, peer->hb_stamp + timeout);
+
+	/* restarted between two looks: report a down first */
+	if (up && was_up && inc != peer->link_inc)
+		up = false;
+	if (up)
+		peer->link_inc = inc;
+	return up;
+}
+
+static void ivn_link_work_fn(struct work_struct *work)
+{
+	struct ivn_dev *ivn = container_of(to_delayed_work(work),
+					   struct ivn_dev, link_work);
+	unsigned long flags;
+	u64 old, now = 0;
+	bool enabled;
+	int i;
+
+	iowrite32(ioread32(ivn->slot + IVN_SL_HEARTBEAT) + 1,
+		  ivn->slot + IVN_SL_HEARTBEAT);
+
+	spin_lock_irqsave(&ivn->link_lock, flags);
+	enabled = ivn->link_enabled;
+	old = ivn->link_up;
+	spin_unlock_irqrestore(&ivn->link_lock, flags);
+
+	for (i = 0; i < ivn->npeers; i++)
+		if (ivn_link_peer_up(ivn, &ivn->peers[i], enabled,
+				     old & BIT_ULL(i)))
+			now |= BIT_ULL(i);
+
+	if (now != old) {
+		spin_lock_irqsave(&ivn->link_lock, flags);
+		ivn->link_up = now;
+		spin_unlock_irqrestore(&ivn->link_lock, flags);
+		dev_dbg(&ivn->ntb.dev, "link mask %#llx -> %#llx\n", old, now);
+		ntb_link_event(&ivn->ntb);
+	}
+
+	queue_delayed_work(system_highpri_wq, &ivn->link_work,
+			   ivn_hb_period());
+}
+
+/**
+ * ivn_link_mask() - peers whose link is up
+ * @ivn: the emulated port
+ *
+ * Return: bitmask by peer index.
+ */
+u64 ivn_link_mask(struct ivn_dev *ivn)
+{
+	unsigned long flags;
+	u64 mask;
+
+	spin_lock_irqsave(&ivn->link_lock, flags);
+	mask = ivn->link_up;
+	spin_unlock_irqrestore(&ivn->link_lock, flags);
+	return mask;
+}
+
+/**
+ * ivn_link_set_enabled() - ntb_link_enable()/ntb_link_disable()
+ * @ivn: the emulated port
+ * @enabled: new state
+ *
+ * Publishes the state to the peers and re-evaluates the link at once.
+ */
+void ivn_link_set_enabled(struct ivn_dev *ivn, bool enabled)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ivn->link_lock, flags);
+	ivn->link_enabled = enabled;
+	iowrite32(enabled ? IVN_FLAG_LINK_ENABLED : 0,
+		  ivn->slot + IVN_SL_FLAGS);
+	spin_unlock_irqrestore(&ivn->link_lock, flags);
+
+	mod_delayed_work(system_highpri_wq, &ivn->link_work, 0);
+}
+
+/**
+ * ivn_link_init() - set up link state before the port is published
+ * @ivn: the emulated port
+ */
+void ivn_link_init(struct ivn_dev *ivn)
+{
+	unsigned long stale = jiffies - msecs_to_jiffies(ivn_hb_timeout_ms) - 1;
+	int i;
+
+	spin_lock_init(&ivn->link_lock);
+	INIT_DELAYED_WORK(&ivn->link_work, ivn_link_work_fn);
+	iowrite32(0, ivn->slot + IVN_SL_FLAGS);
+
+	/* a peer counts as alive only once its heartbeat is seen moving */
+	for (i = 0; i < ivn->npeers; i++) {
+		ivn->peers[i].hb = ioread32(ivn->peers[i].slot +
+					    IVN_SL_HEARTBEAT);
+		ivn->peers[i].hb_stamp = stale;
+	}
+}
+
+/**
+ * ivn_link_start() - start the heartbeat
+ * @ivn: the emulated port
+ */
+void ivn_link_start(struct ivn_dev *ivn)
+{
+	queue_delayed_work(system_highpri_wq, &ivn->link_work, 0);
+}
+
+/**
+ * ivn_link_stop() - stop the heartbeat; no link event is delivered afterwards
+ * @ivn: the emulated port
+ */
+void ivn_link_stop(struct ivn_dev *ivn)
+{
+	cancel_delayed_work_sync(&ivn->link_work);
+	iowrite32(0, ivn->slot + IVN_SL_FLAGS);
+}

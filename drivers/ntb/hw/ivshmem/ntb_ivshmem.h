@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Emulated NTB over QEMU ivshmem-plain devices: driver-private state.
+ */
+#ifndef _NTB_IVSHMEM_H_
+#define _NTB_IVSHMEM_H_
+
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/ntb.h>
+#include <linux/pci.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include "ivshmem_regs.h"
+
+/**
+ * struct ivn_peer - what this guest knows about one peer guest
+ * @pdev:	ivshmem-plain device whose BAR2 is the peer's RAM (the
+ *		outbound memory window); a reference is held.
+ * @port:	the peer's index in the cluster (its NTB port number).
+ * @slot:	the peer's slot in the register region.
+ * @mw_base:	physical address of the outbound window (BAR2).
+ * @inc:	peer incarnation the doorbell counters below belong to.
+ * @db_seq:	last doorbell sequence number seen from the peer.
+ * @db_seen:	per doorbell bit, ring count already turned into a pending bit.
+ * @hb:		last heartbeat value read from the peer.
+ * @hb_stamp:	jiffies when @hb last changed.
+ * @link_inc:	incarnation the link was last reported up with.
+ *
+ * @inc, @db_seq and @db_seen are protected by ivn_dev.db_lock; @hb,
+ * @hb_stamp and @link_inc are only touched by the link worker.
+ */
+struct ivn_peer {
+	struct pci_dev *pdev;
+	int port;
+	void __iomem *slot;
+	resource_size_t mw_base;
+	u32 inc;
+	u32 db_seq;
+	u32 db_seen[IVN_DB_BITS];
+	u32 hb;
+	unsigned long hb_stamp;
+	u32 link_inc;
+};
+
+/**
+ * struct ivn_dev - one emulated NTB port (one per guest)
+ * @ntb:	the device registered with the NTB core.
+ * @pdev:	ivshmem-plain device of the register region.
+ * @regs:	mapping of the whole register region.
+ * @slot:	this guest's slot in @regs.
+ * @nodes:	number of guests in the cluster.
+ * @self:	this guest's index (= its port number).
+ * @ram_size:	RAM size of every guest = size of every memory window.
+ * @npeers:	nodes - 1; peers are indexed by pidx, ordered by port.
+ * @peers:	per-peer state.
+ *
+ * @db_lock:	protects @db_pending, @db_mask, @db_fired, peer doorbell
+ *		state and the outbound counters @db_out/@db_out_seq.
+ * @db_pending:	inbound doorbell bits set and not yet cleared.
+ * @db_mask:	inbound doorbell bits masked by the client.
+ * @db_fired:	pending unmasked bits already announced with ntb_db_event().
+ * @db_out:	shadow of this guest's db_cnt[] words.
+ * @db_out_seq:	shadow of this guest's db_seq word.
+ *
+ * @poll_timer:	doorbell poll, runs in hard interrupt context.
+ * @poll_lock:	serialises restarting @poll_timer from @kick.
+ * @poll_ns:	current poll interval (adaptive), ns.
+ * @last_busy:	ktime of the last doorbell activity.
+ * @kick:	irq_work: re-announce pending bits and speed polling up.
+ * @stopping:	set (under @poll_lock) once teardown started.
+ *
+ * @link_work:	heartbeat and link state, every ivn_hb_period_ms.
+ * @link_lock:	protects @link_enabled and @link_up.
+ * @link_enabled: ntb_link_enable() was called and not undone.
+ * @link_up:	bitmask by pidx of peers whose link is up.
+ */
+struct ivn_dev {
+	struct ntb_dev ntb;
+	struct pci_dev *pdev;
+	void __iomem *regs;
+	void __iomem *slot;
+	int nodes;
+	int self;
+	u64 ram_size;
+	int npeers;
+	struct ivn_peer peers[IVN_MAX_NODES - 1];
+
+	spinlock_t db_lock;		/* see @db_lock above */
+	u64 db_pending;
+	u64 db_mask;
+	u64 db_fired;
+	u32 db_out[IVN_DB_BITS];
+	u32 db_out_seq;
+
+	struct hrtimer poll_timer;
+	spinlock_t poll_lock;		/* see @poll_lock above */
+	u64 poll_ns;
+	ktime_t last_busy;
+	struct irq_work kick;
+	bool stopping;
+
+	struct delayed_work link_work;
+	spinlock_t link_lock;		/* see @link_lock above */
+	bool link_enabled;
+	u64 link_up;
+};
+
+static inline struct ivn_dev *ntb_to_ivn(struct ntb_dev *ntb)
+{
+	return container_of(ntb, struct ivn_dev, ntb);
+}
+
+extern const struct ntb_dev_ops ivn_ntb_ops;
+extern unsigned int ivn_hb_period_ms;
+
+/* doorbell.c: doorbells, polling */
+void ivn_db_init(struct ivn_dev *ivn);
+void ivn_db_start(struct ivn_dev *ivn);
+void ivn_db_stop(struct ivn_dev *ivn);
+void ivn_db_kick(struct ivn_dev *ivn);
+int ivn_db_ring(struct ivn_dev *ivn, u64 bits);
+
+/* link.c: heartbeat and link state */
+void ivn_link_init(struct ivn_dev *ivn);
+void ivn_link_start(struct ivn_dev *ivn);
+void ivn_link_stop(struct ivn_dev *ivn);
+void ivn_link_set_enabled(struct ivn_dev *ivn, bool enabled);
+u64 ivn_link_mask(struct ivn_dev *ivn);
+
+#endif /* _NTB_IVSHMEM_H_ */

@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+# Wiring of the emulated NTB (drivers/ntb/hw/ivshmem) into a QEMU cluster.
+# Sourced by scripts/cluster; do not run it.
+#
+# Every guest I of an N-guest cluster gets, on PCI bus 0:
+#   slot 0x18+I  ivshmem-plain over $RUNDIR/ntb-regs (register region,
+#                shared by all guests; header written here, slots by guests)
+#   slot 0x10+J  ivshmem-plain over $RUNDIR/ram-J for every peer J != I
+#                (peer J's whole RAM: the memory window towards J)
+# MEM_MB must be a power of two (it becomes a PCI BAR) and at most 2048
+# (guest physical address == RAM file offset only below the PCI hole).
+#
+# NTB_MESH_MAGIC / NTB_MESH_VERSION override the header (bad-input tests).
+
+NTB_MESH_REGS_SIZE=65536
+NTB_MESH_SLOT_SIZE=4096
+
+# mesh_prepare RUNDIR N MEM_MB: create the register region and RAM files.
+mesh_prepare() {
+	local rundir=$1 n=$2 mem=$3 j
+
+	if [ "$mem" -gt 2048 ] || [ $((mem & (mem - 1))) -ne 0 ]; then
+		echo "ntb-mesh: guest memory must be a power of two <= 2048 MiB (got $mem)" >&2
+		return 1
+	fi
+	python3 - "$rundir/ntb-regs" "$n" "$mem" "$NTB_MESH_REGS_SIZE" \
+		"$NTB_MESH_SLOT_SIZE" "${NTB_MESH_MAGIC:-0x4e54564e}" \
+		"${NTB_MESH_VERSION:-1}" <<'PY' || return 1
+import struct, sys
+path, n, mem, size, slot, magic, ver = sys.argv[1:]
+n, mem, size, slot = int(n), int(mem), int(size), int(slot)
+ram = mem << 20
+hdr = struct.pack('<IIIIIIII', int(magic, 0), int(ver, 0), n, slot, slot,
+                  0, ram & 0xffffffff, ram >> 32)
+with open(path, 'wb') as f:
+    f.write(hdr + bytes(size - len(hdr)))
+PY
+	# peers map each other's RAM files, possibly before their owner starts
+	for ((j = 0; j < n; j++)); do
+		[ -e "$rundir/ram-$j" ] || truncate -s "${mem}M" "$rundir/ram-$j" ||
+			return 1
+	done
+}
+
+# mesh_qemu_args RUNDIR N I MEM_MB: extra QEMU arguments for guest I.
+mesh_qemu_args() {
+	local rundir=$1 n=$2 i=$3 mem=$4 j
+
+	printf -- '-object\nmemory-backend-file,id=ntbregs,mem-path=%s,share=on,size=%d\n' \
+		"$rundir/ntb-regs" "$NTB_MESH_REGS_SIZE"
+	printf -- '-device\nivshmem-plain,memdev=ntbregs,addr=%#x\n' $((0x18 + i))
+	for ((j = 0; j < n; j++)); do
+		[ "$j" = "$i" ] && continue
+		printf -- '-object\nmemory-backend-file,id=ntbpeer%d,mem-path=%s,share=on,size=%dM\n' \
+			"$j" "$rundir/ram-$j" "$mem"
+		printf -- '-device\nivshmem-plain,memdev=ntbpeer%d,addr=%#x\n' \
+			"$j" $((0x10 + j))
+	done
+}
