@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SCIF module entry: creates the default instance and the /dev/scif device.
+ * SCIF module entry: instances, the default instance and /dev/scif.
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -8,43 +8,100 @@
 #include <linux/slab.h>
 
 #include "scif_core.h"
+#include "scif_endpt.h"
 #include "scif_kunit_export.h"
+#include "scif_link_queue.h"
 
 /**
- * scif_instance_create() - allocate and initialise an empty SCIF node
+ * scif_instance_create() - create a SCIF node with its loopback link
+ * @name: unique name; names the bus ("scif" for the default instance,
+ *	  "scif-<name>" otherwise), its devices and the debugfs directory
+ * @self: the node id, 0..%SCIF_MAX_NODE_ID
  *
- * Return: the new instance, or NULL when memory is short.
+ * Return: the new instance, already online to itself, or NULL.
  */
-struct scif_instance *scif_instance_create(void)
+struct scif_instance *scif_instance_create(const char *name, u16 self)
 {
 	struct scif_instance *si;
 
+	if (self > SCIF_MAX_NODE_ID)
+		return NULL;
 	si = kzalloc(sizeof(*si), GFP_KERNEL);
 	if (!si)
 		return NULL;
+	si->name = kstrdup(name, GFP_KERNEL);
+	if (!si->name)
+		goto free;
+	si->self = self;
 	scif_port_space_init(&si->ports);
+	xa_init_flags(&si->eps, XA_FLAGS_ALLOC1);
+	xa_init(&si->listeners);
+	xa_init(&si->parked);
+	init_rwsem(&si->nodes_rwsem);
+	xa_init(&si->nodes);
+	if (scif_bus_init(si))
+		goto ports;
+	if (scif_loopback_create(si))
+		goto bus;
+	scif_debugfs_init(si);
 	return si;
+bus:
+	scif_bus_exit(si);
+ports:
+	scif_port_space_destroy(&si->ports);
+	kfree(si->name);
+free:
+	kfree(si);
+	return NULL;
 }
-SCIF_EXPORT_FOR_KUNIT(scif_instance_create);
+EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_instance_create);
 
 /**
- * scif_instance_destroy() - free an instance created by scif_instance_create()
- * @si: the instance, or NULL
+ * scif_instance_destroy() - close everything of an instance and free it
+ * @si: the instance, or NULL; links other than loopback are gone already
+ *
+ * Endpoints still open (parked ones included) are closed.
  */
 void scif_instance_destroy(struct scif_instance *si)
 {
+	struct scif_endpt *ep;
+	unsigned long idx = 0;
+
 	if (!si)
 		return;
+	scif_debugfs_exit(si);
+	scif_loopback_destroy(si);
+	WARN_ON(!xa_empty(&si->nodes));
+	while ((ep = scif_ep_next(si, &idx))) {
+		scif_close(ep);
+		scif_ep_put(ep);
+	}
+	scif_bus_exit(si);
+	xa_destroy(&si->eps);
+	xa_destroy(&si->listeners);
+	xa_destroy(&si->parked);
+	xa_destroy(&si->nodes);
 	scif_port_space_destroy(&si->ports);
+	kfree(si->name);
 	kfree(si);
 }
-SCIF_EXPORT_FOR_KUNIT(scif_instance_destroy);
+EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_instance_destroy);
 
 /*
  * The default node. Written once at module load before /dev/scif exists and
  * cleared at unload after it is gone, so readers need no lock.
  */
 static struct scif_instance *scif_default;
+
+/**
+ * scif_default_instance() - the instance behind the public API
+ *
+ * Return: the module's default instance.
+ */
+struct scif_instance *scif_default_instance(void)
+{
+	return scif_default;
+}
 
 static int scif_fdev_open(struct inode *inode, struct file *file)
 {
@@ -68,7 +125,7 @@ static int __init scif_init(void)
 {
 	int ret;
 
-	scif_default = scif_instance_create();
+	scif_default = scif_instance_create("scif", 0);
 	if (!scif_default)
 		return -ENOMEM;
 	ret = misc_register(&scif_misc);

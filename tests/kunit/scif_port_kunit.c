@@ -98,6 +98,7 @@ static struct kunit_suite scif_port_suite = {
 	.exit = port_exit,
 	.test_cases = scif_port_cases,
 };
+
 kunit_test_suite(scif_port_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the SCIF port allocator");

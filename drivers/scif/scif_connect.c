@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF connection set-up: connect, accept and their messages.
+ *
+ * The requester, in CONNECTING, sends CONNREQ naming itself by id and the
+ * listener by port. The listener's node queues the request (or answers
+ * REJECT when nobody listens or the backlog is full). scif_accept() creates
+ * the new endpoint, already connected, and answers ACCEPT naming it; the
+ * requester becomes connected when that arrives. An ACCEPT that finds no
+ * requester waiting is answered with DISCONNECT, so the accepted endpoint
+ * does not wait for a peer that gave up.
+ */
+#include <linux/errno.h>
+#include <linux/slab.h>
+
+#include "scif_core.h"
+#include "scif_endpt.h"
+#include "scif_epd.h"
+#include "scif_wire.h"
+
+static int scif_send_reject(struct scif_instance *si, u16 node, u64 dst_ep,
+			    u16 src_port, u16 dst_port)
+{
+	struct scif_wire_msg msg;
+
+	scif_msg_init(&msg, SCIF_MSG_REJECT, 0, dst_ep, src_port, dst_port,
+		      ECONNREFUSED);
+	return scif_node_send(si, node, &msg, NULL, 0);
+}
+
+static int scif_send_reset(struct scif_instance *si, u16 node, u64 dst_ep,
+			   u64 src_ep)
+{
+	struct scif_wire_msg msg;
+
+	scif_msg_init(&msg, SCIF_MSG_DISCONNECT, src_ep, dst_ep, 0, 0, 0);
+	return scif_node_send(si, node, &msg, NULL, 0);
+}
+
+/* Called with ep->mutex held; reports and consumes a finished connect. */
+static int scif_connect_result(struct scif_endpt *ep)
+{
+	int ret;
+
+	spin_lock(&ep->lock);
+	ep->conn_report = false;
+	ep->conn_async = false;
+	if (ep->state == SCIF_EP_CONNECTED ||
+	    ep->state == SCIF_EP_DISCONNECTED)
+		ret = ep->port;
+	else
+		ret = ep->conn_err;
+	spin_unlock(&ep->lock);
+	return ret;
+}
+
+/* A connect finished, or a flush asks waiters to leave. */
+static bool scif_connect_settled(struct scif_endpt *ep, unsigned int seq)
+{
+	return READ_ONCE(ep->state) != SCIF_EP_CONNECTING ||
+	       READ_ONCE(ep->flush_seq) != seq;
+}
+
+/* Wait, with ep->mutex held, for the connect in flight to finish. */
+static int scif_connect_wait(struct scif_endpt *ep)
+{
+	unsigned int seq = READ_ONCE(ep->flush_seq);
+	long left;
+
+	left = wait_event_interruptible_timeout(ep->wq,
+						scif_connect_settled(ep, seq),
+						SCIF_CONNECT_TIMEOUT);
+	spin_lock(&ep->lock);
+	if (ep->state != SCIF_EP_CONNECTING) {
+		spin_unlock(&ep->lock);
+		return scif_connect_result(ep);
+	}
+	if (left == 0) {
+		/* The node never answered: give up; a late ACCEPT is reset. */
+		ep->state = SCIF_EP_BOUND;
+		ep->conn_async = false;
+		ep->conn_report = false;
+		spin_unlock(&ep->lock);
+		return -ENODEV;
+	}
+	/* Signal or flush: the connect carries on as an asynchronous one. */
+	ep->conn_async = true;
+	spin_unlock(&ep->lock);
+	return -EINTR;
+}
+
+static int __scif_connect(scif_epd_t epd, struct scif_port_id *dst,
+			  bool nonblock)
+{
+	struct scif_endpt *ep = epd;
+	struct scif_instance *si;
+	struct scif_wire_msg msg;
+	int ret;
+
+	ret = scif_ep_check(epd);
+	if (ret)
+		return ret;
+	if (!dst || !dst->port)
+		return -EINVAL;
+	si = ep->si;
+	mutex_lock(&ep->mutex);
+	switch (ep->state) {
+	case SCIF_EP_LISTENING:
+		ret = -EOPNOTSUPP;
+		goto out;
+	case SCIF_EP_CONNECTED:
+	case SCIF_EP_DISCONNECTED:
+		ret = ep->conn_report ? scif_connect_result(ep) : -EISCONN;
+		goto out;
+	case SCIF_EP_CONNECTING:
+		ret = nonblock ? -EALREADY : scif_connect_wait(ep);
+		goto out;
+	case SCIF_EP_CLOSED:
+		ret = -EBADF;
+		goto out;
+	case SCIF_EP_BOUND:
+		if (ep->conn_report) {
+			ret = scif_connect_result(ep);
+			goto out;
+		}
+		break;
+	case SCIF_EP_UNBOUND:
+		ret = scif_port_alloc(&si->ports);
+		if (ret < 0)
+			goto out;
+		spin_lock(&ep->lock);
+		ep->port = ret;
+		ep->port_owned = true;
+		ep->state = SCIF_EP_BOUND;
+		spin_unlock(&ep->lock);
+		break;
+	}
+	if (!scif_node_online(si, dst->node)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	ret = scif_ep_alloc_ring(ep);
+	if (ret)
+		goto out;
+
+	spin_lock(&ep->lock);
+	ep->peer = *dst;
+	ep->peer_ep = 0;
+	ep->conn_err = 0;
+	ep->conn_async = nonblock;
+	ep->conn_report = false;
+	ep->rx_seq = 0;
+	ep->rx_read = 0;
+	ep->rx_acked = 0;
+	ep->max_chunk = min_t(size_t, scif_node_max_data(si, dst->node),
+			      SCIF_WIRE_DATA_MAX);
+	ep->state = SCIF_EP_CONNECTING;
+	spin_unlock(&ep->lock);
+
+	scif_msg_init(&msg, SCIF_MSG_CONNREQ, ep->id, 0, ep->port, dst->port,
+		      SCIF_RX_RING_SIZE);
+	ret = scif_node_send(si, dst->node, &msg, NULL, 0);
+	if (ret) {
+		spin_lock(&ep->lock);
+		if (ep->state == SCIF_EP_CONNECTING)
+			ep->state = SCIF_EP_BOUND;
+		ep->conn_async = false;
+		spin_unlock(&ep->lock);
+		ret = -ENODEV;
+		goto out;
+	}
+	ret = nonblock ? -EINPROGRESS : scif_connect_wait(ep);
+out:
+	mutex_unlock(&ep->mutex);
+	return ret;
+}
+
+/**
+ * scif_connect() - connect an endpoint to a listening port
+ * @epd: the endpoint; bound to a free port first if it is not bound
+ * @dst: node and port of the listener
+ *
+ * Blocks until the listener's node accepts or refuses the request. If an
+ * asynchronous connect (scif_epd_connect_nb()) was started on @epd, this
+ * waits for it and reports its result.
+ *
+ * Return: the local port of the connected endpoint, or -EBADF (@epd
+ * invalid), -EINVAL (@dst NULL or port 0), -EISCONN (connected),
+ * -EOPNOTSUPP (listening), -ECONNREFUSED (nobody listening, or the backlog
+ * is full, or the listener closed), -ENODEV (no such node, or it did not
+ * answer), -ENOSPC (no port to bind to), -ENOMEM, -EINTR (signal or
+ * scif_epd_flush(); the request stays in flight).
+ */
+int scif_connect(scif_epd_t epd, struct scif_port_id *dst)
+{
+	return __scif_connect(epd, dst, false);
+}
+EXPORT_SYMBOL_GPL(scif_connect);
+
+/**
+ * scif_epd_connect_nb() - start a connect without waiting for it
+ * @epd: the endpoint
+ * @dst: node and port of the listener
+ *
+ * For /dev/scif files opened with O_NONBLOCK. The first call sends the
+ * request and returns -EINPROGRESS; completion shows as EPOLLOUT (with
+ * EPOLLERR if it failed) in scif_epd_poll() and scif_poll(). The next
+ * connect call on @epd, of either kind, then reports the result as
+ * scif_connect() would; while the request is still in flight this one
+ * returns -EALREADY.
+ *
+ * Return: -EINPROGRESS, or a result or error as for scif_connect(), or
+ * -EALREADY.
+ */
+int scif_epd_connect_nb(scif_epd_t epd, struct scif_port_id *dst)
+{
+	return __scif_connect(epd, dst, true);
+}
+EXPORT_SYMBOL_GPL(scif_epd_connect_nb);
+
+/* A request is queued, the listener closed, or a flush came. */
+static bool scif_accept_ready(struct scif_endpt *ep, unsigned int seq)
+{
+	return READ_ONCE(ep->nreq) ||
+	       READ_ONCE(ep->state) != SCIF_EP_LISTENING ||
+	       READ_ONCE(ep->flush_seq) != seq;
+}
+
+/* Take the first queued request of a listener, waiting if asked to. */
+static int scif_accept_dequeue(struct scif_endpt *ep, int flags,
+			       struct scif_conreq **reqp)
+{
+	unsigned int seq = READ_ONCE(ep->flush_seq);
+	struct scif_conreq *req;
+
+	for (;;) {
+		spin_lock(&ep->lock);
+		if (ep->state != SCIF_EP_LISTENING) {
+			spin_unlock(&ep->lock);
+			return -EINVAL;
+		}
+		req = list_first_entry_or_null(&ep->reqs, struct scif_conreq,
+					       list);
+		if (req) {
+			list_del(&req->list);
+			ep->nreq--;
+			spin_unlock(&ep->lock);
+			*reqp = req;
+			return 0;
+		}
+		spin_unlock(&ep->lock);
+		if (!(flags & SCIF_ACCEPT_SYNC))
+			return -EAGAIN;
+		if (wait_event_interruptible(ep->wq,
+					     scif_accept_ready(ep, seq)))
+			return -EINTR;
+		if (READ_ONCE(ep->flush_seq) != seq)
+			return -EINTR;
+	}
+}
+
+/**
+ * scif_accept() - accept a queued connection request
+ * @epd: a listening endpoint
+ * @peer: set to the node and port of the requesting endpoint
+ * @newepd: set to the new endpoint, connected to the requester and sharing
+ *	    @epd's port
+ * @flags: %SCIF_ACCEPT_SYNC to wait for a request, else 0
+ *
+ * Return: 0, or -EBADF (@epd invalid), -EINVAL (not listening, bad
+ * @flags, @peer or @newepd NULL), -EAGAIN (no request and not waiting),
+ * -EINTR (signal or scif_epd_flush()), -ENODEV (the requester's node is
+ * gone), -ENOMEM.
+ */
+int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
+		int flags)
+{
+	struct scif_endpt *ep = epd, *nep;
+	struct scif_instance *si;
+	struct scif_conreq *req;
+	struct scif_wire_msg msg;
+	int ret;
+
+	ret = scif_ep_check(epd);
+	if (ret)
+		return ret;
+	if ((flags & ~SCIF_ACCEPT_SYNC) || !peer || !newepd)
+		return -EINVAL;
+	si = ep->si;
+	if (READ_ONCE(ep->state) == SCIF_EP_CLOSED)
+		return -EBADF;
+	ret = scif_accept_dequeue(ep, flags, &req);
+	if (ret)
+		return ret;
+
+	if (!scif_node_online(si, req->node)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	nep = scif_instance_open(si);
+	if (!nep) {
+		ret = -ENOMEM;
+		goto refuse;
+	}
+	ret = scif_ep_alloc_ring(nep);
+	if (ret) {
+		scif_close(nep);
+		goto refuse;
+	}
+	spin_lock(&nep->lock);
+	nep->port = ep->port;
+	nep->peer.node = req->node;
+	nep->peer.port = req->port;
+	nep->peer_ep = req->ep_id;
+	nep->tx_ring = req->ring;
+	nep->max_chunk = min_t(size_t, scif_node_max_data(si, req->node),
+			       SCIF_WIRE_DATA_MAX);
+	nep->state = SCIF_EP_CONNECTED;
+	spin_unlock(&nep->lock);
+
+	scif_msg_init(&msg, SCIF_MSG_ACCEPT, nep->id, req->ep_id, ep->port,
+		      req->port, SCIF_RX_RING_SIZE);
+	ret = scif_node_send(si, req->node, &msg, NULL, 0);
+	if (ret) {
+		scif_close(nep);
+		ret = -ENODEV;
+		goto out;
+	}
+	peer->node = req->node;
+	peer->port = req->port;
+	*newepd = nep;
+	goto out;
+refuse:
+	scif_send_reject(si, req->node, req->ep_id, ep->port, req->port);
+out:
+	kfree(req);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(scif_accept);
+
+/**
+ * scif_listener_shutdown() - refuse every request queued on a closed listener
+ * @ep: the listener, already in %SCIF_EP_CLOSED; its mutex is held
+ */
+void scif_listener_shutdown(struct scif_endpt *ep)
+{
+	struct scif_instance *si = ep->si;
+	struct scif_conreq *req, *tmp;
+	LIST_HEAD(reqs);
+
+	xa_erase(&si->listeners, ep->port);
+	spin_lock(&ep->lock);
+	list_splice_init(&ep->reqs, &reqs);
+	ep->nreq = 0;
+	spin_unlock(&ep->lock);
+	list_for_each_entry_safe(req, tmp, &reqs, list) {
+		scif_send_reject(si, req->node, req->ep_id, ep->port,
+				 req->port);
+		kfree(req);
+	}
+}
+
+/**
+ * scif_connect_node_lost() - fail a connect in flight to a lost node
+ * @ep: any endpoint
+ * @node: the node that went away
+ */
+void scif_connect_node_lost(struct scif_endpt *ep, u16 node)
+{
+	spin_lock(&ep->lock);
+	if (ep->state == SCIF_EP_CONNECTING && ep->peer.node == node) {
+		ep->state = SCIF_EP_BOUND;
+		ep->conn_err = -ENODEV;
+		ep->conn_report = ep->conn_async;
+	}
+	spin_unlock(&ep->lock);
+	wake_up_all(&ep->wq);
+}
+
+/* CONNREQ: queue the request on the listener of dst_port, or refuse it. */
+int scif_handle_connreq(struct scif_instance *si, u16 node,
+			const struct scif_wire_msg *msg)
+{
+	u16 sport = le16_to_cpu(msg->src_port);
+	u16 dport = le16_to_cpu(msg->dst_port);
+	u64 src = le64_to_cpu(msg->src_ep);
+	u32 ring = le32_to_cpu(msg->arg);
+	struct scif_conreq *req, *r;
+	struct scif_endpt *ep;
+	int ret = 0;
+
+	if (!sport || !dport || !src || msg->dst_ep ||
+	    ring < SCIF_WIRE_RING_MIN || ring > SCIF_WIRE_RING_MAX)
+		return -EPROTO;
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return -ENOMEM;
+	req->node = node;
+	req->port = sport;
+	req->ep_id = src;
+	req->ring = ring;
+
+	xa_lock(&si->listeners);
+	ep = xa_load(&si->listeners, dport);
+	if (ep)
+		kref_get(&ep->ref);
+	xa_unlock(&si->listeners);
+	if (!ep)
+		goto refuse;
+
+	spin_lock(&ep->lock);
+	if (ep->state != SCIF_EP_LISTENING || ep->nreq >= ep->backlog) {
+		spin_unlock(&ep->lock);
+		scif_ep_put(ep);
+		goto refuse;
+	}
+	list_for_each_entry(r, &ep->reqs, list) {
+		if (r->node == node && r->ep_id == src) {
+			/* The same request twice: a replay. */
+			spin_unlock(&ep->lock);
+			scif_ep_put(ep);
+			kfree(req);
+			return -EALREADY;
+		}
+	}
+	list_add_tail(&req->list, &ep->reqs);
+	ep->nreq++;
+	spin_unlock(&ep->lock);
+	wake_up_all(&ep->wq);
+	scif_ep_put(ep);
+	return 0;
+refuse:
+	kfree(req);
+	scif_send_reject(si, node, src, dport, sport);
+	return ret;
+}
+
+/* ACCEPT: the request of dst_ep was accepted by src_ep. */
+int scif_handle_accept(struct scif_instance *si, u16 node,
+		       const struct scif_wire_msg *msg)
+{
+	u64 src = le64_to_cpu(msg->src_ep);
+	u64 dst = le64_to_cpu(msg->dst_ep);
+	u16 sport = le16_to_cpu(msg->src_port);
+	u16 dport = le16_to_cpu(msg->dst_port);
+	u32 ring = le32_to_cpu(msg->arg);
+	struct scif_endpt *ep;
+	int ret = 0;
+
+	if (!src || !dst || !sport || !dport || ring < SCIF_WIRE_RING_MIN ||
+	    ring > SCIF_WIRE_RING_MAX)
+		return -EPROTO;
+	ep = scif_ep_lookup(si, dst);
+	if (!ep) {
+		/* The requester is gone: reset the endpoint that accepted. */
+		scif_send_reset(si, node, src, dst);
+		return -ENOENT;
+	}
+	spin_lock(&ep->lock);
+	if (ep->state == SCIF_EP_CONNECTING && ep->peer.node == node &&
+	    ep->peer.port == sport && ep->port == dport) {
+		ep->peer_ep = src;
+		ep->tx_ring = ring;
+		ep->tx_seq = 0;
+		ep->tx_acked = 0;
+		ep->reset_err = 0;
+		ep->state = SCIF_EP_CONNECTED;
+		ep->conn_report = ep->conn_async;
+	} else if ((ep->state == SCIF_EP_CONNECTED ||
+		    ep->state == SCIF_EP_DISCONNECTED) &&
+		   ep->peer.node == node && ep->peer_ep == src) {
+		/* A replay of the ACCEPT that connected us: ignore it. */
+		ret = -EALREADY;
+	} else {
+		ret = -EPROTO;
+	}
+	spin_unlock(&ep->lock);
+	if (!ret)
+		wake_up_all(&ep->wq);
+	else if (ret == -EPROTO)
+		scif_send_reset(si, node, src, dst);
+	scif_ep_put(ep);
+	return ret;
+}
+
+/* REJECT: the request of dst_ep was refused. */
+int scif_handle_reject(struct scif_instance *si, u16 node,
+		       const struct scif_wire_msg *msg)
+{
+	u64 dst = le64_to_cpu(msg->dst_ep);
+	u16 sport = le16_to_cpu(msg->src_port);
+	u16 dport = le16_to_cpu(msg->dst_port);
+	struct scif_endpt *ep;
+	int ret = -EPROTO;
+
+	if (!dst || msg->src_ep || !sport || !dport ||
+	    le32_to_cpu(msg->arg) != ECONNREFUSED)
+		return -EPROTO;
+	ep = scif_ep_lookup(si, dst);
+	if (!ep)
+		return -ENOENT;
+	spin_lock(&ep->lock);
+	if (ep->state == SCIF_EP_CONNECTING && ep->peer.node == node &&
+	    ep->peer.port == sport && ep->port == dport) {
+		ep->state = SCIF_EP_BOUND;
+		ep->conn_err = -ECONNREFUSED;
+		ep->conn_report = ep->conn_async;
+		ret = 0;
+	}
+	spin_unlock(&ep->lock);
+	if (!ret)
+		wake_up_all(&ep->wq);
+	scif_ep_put(ep);
+	return ret;
+}

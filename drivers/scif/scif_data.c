@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF byte streams: scif_send(), scif_recv() and their messages.
+ *
+ * Each connected endpoint owns a receive ring of SCIF_RX_RING_SIZE bytes.
+ * A sender never has more bytes in flight than its peer's ring holds: it
+ * counts what it sent (tx_seq) against what the peer reported consumed
+ * (tx_acked, from CREDIT). Data travels in DATA messages of at most the
+ * link's chunk size, each stamped with its stream offset so that a replayed
+ * or reordered chunk is recognised and dropped. The receiver reports
+ * consumption once a quarter of the ring is free again, or when the ring
+ * runs empty, which is enough to keep a blocked sender from waiting forever.
+ */
+#include <linux/errno.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+
+#include "scif_core.h"
+#include "scif_endpt.h"
+#include "scif_wire.h"
+
+#define SCIF_RX_MASK	(SCIF_RX_RING_SIZE - 1)
+
+static int scif_stream_state_err(struct scif_endpt *ep)
+{
+	switch (ep->state) {
+	case SCIF_EP_CONNECTED:
+		return 0;
+	case SCIF_EP_DISCONNECTED:
+		return ep->reset_err ? ep->reset_err : -ECONNRESET;
+	case SCIF_EP_CLOSED:
+		return -EBADF;
+	default:
+		return -ENOTCONN;
+	}
+}
+
+/* Room to send, a state change, or a flush. */
+static bool scif_send_ready(struct scif_endpt *ep, unsigned int fseq)
+{
+	return READ_ONCE(ep->tx_seq) - READ_ONCE(ep->tx_acked) <
+	       READ_ONCE(ep->tx_ring) ||
+	       READ_ONCE(ep->state) != SCIF_EP_CONNECTED ||
+	       READ_ONCE(ep->flush_seq) != fseq;
+}
+
+/* Data to receive, a state change, or a flush. */
+static bool scif_recv_ready(struct scif_endpt *ep, unsigned int fseq)
+{
+	return READ_ONCE(ep->rx_seq) != READ_ONCE(ep->rx_read) ||
+	       READ_ONCE(ep->state) != SCIF_EP_CONNECTED ||
+	       READ_ONCE(ep->flush_seq) != fseq;
+}
+
+static int scif_stream_check(scif_epd_t epd, int len, int flags)
+{
+	int ret = scif_ep_check(epd);
+
+	if (ret)
+		return ret;
+	if (len < 0 || (flags & ~SCIF_SEND_BLOCK))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * scif_send() - send bytes to the peer of a connected endpoint
+ * @epd: the endpoint
+ * @msg: the bytes (may be NULL if @len is 0)
+ * @len: number of bytes
+ * @flags: %SCIF_SEND_BLOCK to wait until all @len bytes are sent; without
+ *	   it only what the peer has room for now is sent, possibly nothing
+ *
+ * Return: the number of bytes sent, or -EBADF (@epd invalid), -EINVAL (bad
+ * @flags or @len negative), -ENOTCONN (not connected), -ECONNRESET (the
+ * peer closed), -ENODEV (the peer's node is lost), -EINTR (signal or
+ * scif_epd_flush() before any byte was sent).
+ */
+int scif_send(scif_epd_t epd, void *msg, int len, int flags)
+{
+	struct scif_endpt *ep = epd;
+	struct scif_wire_msg wmsg;
+	unsigned int fseq;
+	int done = 0, ret;
+	u32 chunk, seq;
+
+	ret = scif_stream_check(epd, len, flags);
+	if (ret)
+		return ret;
+	spin_lock(&ep->lock);
+	ret = scif_stream_state_err(ep);
+	fseq = ep->flush_seq;
+	spin_unlock(&ep->lock);
+	if (ret || !len)
+		return ret;
+	if (mutex_lock_interruptible(&ep->send_mutex))
+		return -EINTR;
+	while (done < len) {
+		spin_lock(&ep->lock);
+		ret = scif_stream_state_err(ep);
+		chunk = ep->tx_ring - (ep->tx_seq - ep->tx_acked);
+		chunk = min3(chunk, (u32)(len - done), ep->max_chunk);
+		seq = ep->tx_seq;
+		if (!ret && chunk)
+			ep->tx_seq += chunk;
+		spin_unlock(&ep->lock);
+		if (ret)
+			break;
+		if (chunk) {
+			scif_msg_init(&wmsg, SCIF_MSG_DATA, ep->id, ep->peer_ep,
+				      ep->port, ep->peer.port, 0);
+			wmsg.len = cpu_to_le16(chunk);
+			wmsg.seq = cpu_to_le32(seq);
+			ret = scif_node_send(ep->si, ep->peer.node, &wmsg,
+					     (u8 *)msg + done, chunk);
+			if (ret) {
+				/* The link is gone; so is the connection. */
+				spin_lock(&ep->lock);
+				if (ep->state == SCIF_EP_CONNECTED) {
+					ep->state = SCIF_EP_DISCONNECTED;
+					ep->reset_err = -ENODEV;
+				}
+				spin_unlock(&ep->lock);
+				wake_up_all(&ep->wq);
+				ret = -ENODEV;
+				break;
+			}
+			done += chunk;
+			continue;
+		}
+		if (!(flags & SCIF_SEND_BLOCK))
+			break;
+		if (wait_event_interruptible(ep->wq,
+					     scif_send_ready(ep, fseq)) ||
+		    READ_ONCE(ep->flush_seq) != fseq) {
+			ret = -EINTR;
+			break;
+		}
+	}
+	mutex_unlock(&ep->send_mutex);
+	return done ? done : ret;
+}
+EXPORT_SYMBOL_GPL(scif_send);
+
+/* Copy up to @len queued bytes out of the ring; recv_mutex is held. */
+static u32 scif_ring_read(struct scif_endpt *ep, u8 *buf, u32 len, bool *credit)
+{
+	u32 avail, off, first, n, unacked;
+
+	spin_lock(&ep->lock);
+	avail = ep->rx_seq - ep->rx_read;
+	off = ep->rx_read & SCIF_RX_MASK;
+	spin_unlock(&ep->lock);
+	n = min(avail, len);
+	if (!n)
+		return 0;
+	/* Only this reader moves rx_read, and writers stay out of [read, seq). */
+	first = min_t(u32, n, SCIF_RX_RING_SIZE - off);
+	memcpy(buf, ep->rx_ring + off, first);
+	memcpy(buf + first, ep->rx_ring, n - first);
+	spin_lock(&ep->lock);
+	ep->rx_read += n;
+	unacked = ep->rx_read - ep->rx_acked;
+	*credit = unacked >= SCIF_RX_RING_SIZE / 4 ||
+		  (unacked && ep->rx_read == ep->rx_seq);
+	spin_unlock(&ep->lock);
+	return n;
+}
+
+static void scif_send_credit(struct scif_endpt *ep)
+{
+	struct scif_wire_msg msg;
+	bool send;
+	u32 read;
+
+	spin_lock(&ep->lock);
+	send = ep->state == SCIF_EP_CONNECTED && ep->rx_acked != ep->rx_read;
+	read = ep->rx_read;
+	if (send)
+		ep->rx_acked = read;
+	spin_unlock(&ep->lock);
+	if (!send)
+		return;
+	scif_msg_init(&msg, SCIF_MSG_CREDIT, ep->id, ep->peer_ep, ep->port,
+		      ep->peer.port, read);
+	scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
+}
+
+/**
+ * scif_recv() - receive bytes from the peer of a connected endpoint
+ * @epd: the endpoint
+ * @msg: where to put them (may be NULL if @len is 0)
+ * @len: room at @msg
+ * @flags: %SCIF_RECV_BLOCK to wait until @len bytes arrived; without it
+ *	   only the bytes already queued are returned, possibly none
+ *
+ * After the peer closed, queued bytes can still be received; then the call
+ * fails with -ECONNRESET.
+ *
+ * Return: the number of bytes received, or -EBADF (@epd invalid), -EINVAL
+ * (bad @flags or @len negative), -ENOTCONN (not connected), -ECONNRESET
+ * (the peer closed and nothing is queued), -ENODEV (the peer's node is lost
+ * and nothing is queued), -EINTR (signal or scif_epd_flush() before any
+ * byte arrived).
+ */
+int scif_recv(scif_epd_t epd, void *msg, int len, int flags)
+{
+	struct scif_endpt *ep = epd;
+	unsigned int fseq;
+	int done = 0, ret;
+	bool credit;
+	u32 n;
+
+	ret = scif_stream_check(epd, len, flags);
+	if (ret)
+		return ret;
+	spin_lock(&ep->lock);
+	ret = scif_stream_state_err(ep);
+	if (ret == -ECONNRESET || ret == -ENODEV)
+		ret = 0;	/* queued bytes may still be waiting */
+	fseq = ep->flush_seq;
+	spin_unlock(&ep->lock);
+	if (ret || !len)
+		return ret;
+	if (mutex_lock_interruptible(&ep->recv_mutex))
+		return -EINTR;
+	while (done < len) {
+		credit = false;
+		n = scif_ring_read(ep, (u8 *)msg + done, len - done, &credit);
+		if (credit)
+			scif_send_credit(ep);
+		done += n;
+		if (n)
+			continue;
+		spin_lock(&ep->lock);
+		ret = ep->rx_seq != ep->rx_read ? 0 : scif_stream_state_err(ep);
+		spin_unlock(&ep->lock);
+		if (ret || !(flags & SCIF_RECV_BLOCK))
+			break;
+		if (wait_event_interruptible(ep->wq,
+					     scif_recv_ready(ep, fseq)) ||
+		    READ_ONCE(ep->flush_seq) != fseq) {
+			ret = -EINTR;
+			break;
+		}
+	}
+	mutex_unlock(&ep->recv_mutex);
+	return done ? done : ret;
+}
+EXPORT_SYMBOL_GPL(scif_recv);
+
+/**
+ * scif_data_shutdown() - tell the peer of a closing endpoint
+ * @ep: the endpoint, already %SCIF_EP_CLOSED; was connected
+ */
+void scif_data_shutdown(struct scif_endpt *ep)
+{
+	struct scif_wire_msg msg;
+
+	/* Senders were woken by the state change and leave promptly. */
+	mutex_lock(&ep->send_mutex);
+	scif_msg_init(&msg, SCIF_MSG_DISCONNECT, ep->id, ep->peer_ep, ep->port,
+		      ep->peer.port, 0);
+	scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
+	mutex_unlock(&ep->send_mutex);
+}
+
+/**
+ * scif_data_node_lost() - reset a connection whose peer node is lost
+ * @ep: any endpoint
+ * @node: the node that went away
+ */
+void scif_data_node_lost(struct scif_endpt *ep, u16 node)
+{
+	spin_lock(&ep->lock);
+	if (ep->state == SCIF_EP_CONNECTED && ep->peer.node == node) {
+		ep->state = SCIF_EP_DISCONNECTED;
+		ep->reset_err = -ENODEV;
+	}
+	spin_unlock(&ep->lock);
+	wake_up_all(&ep->wq);
+}
+
+/* Find the endpoint a stream message is for, with a reference. */
+static struct scif_endpt *scif_stream_ep(struct scif_instance *si,
+					 const struct scif_wire_msg *msg,
+					 int *err)
+{
+	struct scif_endpt *ep;
+
+	*err = -EPROTO;
+	if (!msg->src_ep || !msg->dst_ep)
+		return NULL;
+	ep = scif_ep_lookup(si, le64_to_cpu(msg->dst_ep));
+	if (!ep)
+		*err = -ENOENT;
+	return ep;
+}
+
+/* Whether @msg comes from @ep's peer; ep->lock is held. */
+static bool scif_stream_from_peer(struct scif_endpt *ep, u16 node,
+				  const struct scif_wire_msg *msg)
+{
+	return ep->state == SCIF_EP_CONNECTED && ep->peer.node == node &&
+	       ep->peer_ep == le64_to_cpu(msg->src_ep);
+}
+
+/* DATA: append the payload to the ring if it is the next, fitting chunk. */
+int scif_handle_data(struct scif_instance *si, u16 node,
+		     const struct scif_wire_msg *msg, const void *data,
+		     size_t len)
+{
+	struct scif_endpt *ep;
+	u32 off, first;
+	int ret;
+
+	if (!len || msg->arg)
+		return -EPROTO;
+	ep = scif_stream_ep(si, msg, &ret);
+	if (!ep)
+		return ret;
+	ret = -EPROTO;
+	spin_lock(&ep->lock);
+	if (scif_stream_from_peer(ep, node, msg) &&
+	    le32_to_cpu(msg->seq) == ep->rx_seq &&
+	    len <= SCIF_RX_RING_SIZE - (ep->rx_seq - ep->rx_read)) {
+		off = ep->rx_seq & SCIF_RX_MASK;
+		first = min_t(u32, len, SCIF_RX_RING_SIZE - off);
+		memcpy(ep->rx_ring + off, data, first);
+		memcpy(ep->rx_ring, (const u8 *)data + first, len - first);
+		ep->rx_seq += len;
+		ret = 0;
+	}
+	spin_unlock(&ep->lock);
+	if (!ret)
+		wake_up_all(&ep->wq);
+	scif_ep_put(ep);
+	return ret;
+}
+
+/* CREDIT: the peer consumed bytes up to arg; accept only real progress. */
+int scif_handle_credit(struct scif_instance *si, u16 node,
+		       const struct scif_wire_msg *msg)
+{
+	u32 acked = le32_to_cpu(msg->arg);
+	struct scif_endpt *ep;
+	int ret;
+
+	if (msg->seq)
+		return -EPROTO;
+	ep = scif_stream_ep(si, msg, &ret);
+	if (!ep)
+		return ret;
+	ret = -EPROTO;
+	spin_lock(&ep->lock);
+	if (scif_stream_from_peer(ep, node, msg) &&
+	    acked - ep->tx_acked != 0 &&
+	    acked - ep->tx_acked <= ep->tx_seq - ep->tx_acked) {
+		ep->tx_acked = acked;
+		ret = 0;
+	}
+	spin_unlock(&ep->lock);
+	if (!ret)
+		wake_up_all(&ep->wq);
+	scif_ep_put(ep);
+	return ret;
+}
+
+/* DISCONNECT: the peer closed; keep the queued data for scif_recv(). */
+int scif_handle_disconnect(struct scif_instance *si, u16 node,
+			   const struct scif_wire_msg *msg)
+{
+	struct scif_endpt *ep;
+	int ret;
+
+	if (msg->seq || msg->arg)
+		return -EPROTO;
+	ep = scif_stream_ep(si, msg, &ret);
+	if (!ep)
+		return ret;
+	ret = -EPROTO;
+	spin_lock(&ep->lock);
+	if (scif_stream_from_peer(ep, node, msg)) {
+		ep->state = SCIF_EP_DISCONNECTED;
+		ep->reset_err = -ECONNRESET;
+		ret = 0;
+	}
+	spin_unlock(&ep->lock);
+	if (!ret)
+		wake_up_all(&ep->wq);
+	scif_ep_put(ep);
+	return ret;
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SCIF endpoints: the private structure behind scif_epd_t.
+ */
+#ifndef SCIF_ENDPT_H
+#define SCIF_ENDPT_H
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/scif.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+
+struct scif_instance;
+
+/* Receive ring of every connected endpoint (a power of two). */
+#define SCIF_RX_RING_SIZE	(32 * 1024)
+/* Upper bound of a listen() backlog. */
+#define SCIF_MAX_BACKLOG	65536
+/* How long a blocking connect waits for the listener's node to answer. */
+#define SCIF_CONNECT_TIMEOUT	(30 * HZ)
+
+/**
+ * enum scif_ep_state - life cycle of an endpoint
+ * @SCIF_EP_UNBOUND: just opened
+ * @SCIF_EP_BOUND: has a port; also where a failed connect returns to
+ * @SCIF_EP_LISTENING: takes connection requests
+ * @SCIF_EP_CONNECTING: a connection request is in flight
+ * @SCIF_EP_CONNECTED: connected to a peer endpoint
+ * @SCIF_EP_DISCONNECTED: the peer closed or its node was lost; queued data
+ *			  can still be received
+ * @SCIF_EP_CLOSED: scif_close() ran; only references keep it alive
+ */
+enum scif_ep_state {
+	SCIF_EP_UNBOUND,
+	SCIF_EP_BOUND,
+	SCIF_EP_LISTENING,
+	SCIF_EP_CONNECTING,
+	SCIF_EP_CONNECTED,
+	SCIF_EP_DISCONNECTED,
+	SCIF_EP_CLOSED,
+};
+
+/**
+ * struct scif_conreq - a connection request queued on a listener
+ * @list: entry in &scif_endpt.reqs
+ * @node: node of the requesting endpoint (from the link, not the message)
+ * @port: port of the requesting endpoint
+ * @ep_id: id of the requesting endpoint on @node
+ * @ring: size of the requester's receive ring
+ */
+struct scif_conreq {
+	struct list_head list;
+	u16 node;
+	u16 port;
+	u64 ep_id;
+	u32 ring;
+};
+
+/**
+ * struct scif_endpt - a SCIF endpoint
+ * @si: the instance it belongs to
+ * @ref: references: the owner's (dropped by scif_close()) plus one per
+ *	 lookup in progress
+ * @id: slot index (low 32 bits) and generation (high 32 bits)
+ * @mutex: serialises the control calls (bind, listen, connect, accept,
+ *	   close) of the owner; never taken by message handlers
+ * @send_mutex: serialises senders, so that the stream stays in order
+ * @recv_mutex: serialises receivers, and with them the ring's read side
+ * @lock: protects every field below; never held while sleeping or sending
+ * @state: see &enum scif_ep_state
+ * @port: local port; @port_owned if this endpoint reserved it (accepted
+ *	  endpoints share their listener's port without owning it)
+ * @port_owned: see @port
+ * @peer: node and port of the peer (or of the listener being connected to)
+ * @peer_ep: id of the peer endpoint on @peer.node
+ * @conn_err: result of the last connect attempt that failed
+ * @conn_async: the connect in flight was started without blocking
+ * @conn_report: an asynchronous connect completed; the next connect call
+ *		 (or poll, as EPOLLOUT) reports it
+ * @backlog: maximum number of queued requests of a listener
+ * @nreq: number of requests in @reqs
+ * @reqs: queued &struct scif_conreq of a listener
+ * @rx_ring: receive ring (%SCIF_RX_RING_SIZE bytes), allocated on connect
+ * @rx_seq: bytes received in total (write position)
+ * @rx_read: bytes consumed in total (read position)
+ * @rx_acked: value of @rx_read last reported to the peer with CREDIT
+ * @tx_ring: size of the peer's receive ring
+ * @tx_seq: bytes sent in total
+ * @tx_acked: bytes the peer reported consumed
+ * @max_chunk: largest data chunk of one message towards the peer
+ * @reset_err: error reported once the queued data of a disconnected endpoint
+ *	       is drained (-ECONNRESET, or -ENODEV after node loss)
+ * @flush_seq: bumped by scif_epd_flush() to kick out blocked callers
+ * @wq: woken on every state, data, credit, request or flush change
+ */
+struct scif_endpt {
+	struct scif_instance *si;
+	struct kref ref;
+	u64 id;
+	struct mutex mutex;		/* control calls */
+	struct mutex send_mutex;	/* senders */
+	struct mutex recv_mutex;	/* receivers */
+	spinlock_t lock;		/* the fields below */
+	enum scif_ep_state state;
+	u16 port;
+	bool port_owned;
+	struct scif_port_id peer;
+	u64 peer_ep;
+	int conn_err;
+	bool conn_async;
+	bool conn_report;
+	int backlog;
+	int nreq;
+	struct list_head reqs;
+	u8 *rx_ring;
+	u32 rx_seq;
+	u32 rx_read;
+	u32 rx_acked;
+	u32 tx_ring;
+	u32 tx_seq;
+	u32 tx_acked;
+	u32 max_chunk;
+	int reset_err;
+	unsigned int flush_seq;
+	wait_queue_head_t wq;
+};
+
+/* scif_epd.c */
+int scif_ep_check(scif_epd_t epd);
+struct scif_endpt *scif_ep_lookup(struct scif_instance *si, u64 id);
+void scif_ep_put(struct scif_endpt *ep);
+struct scif_endpt *scif_ep_next(struct scif_instance *si, unsigned long *idx);
+const char *scif_ep_state_name(enum scif_ep_state state);
+int scif_ep_alloc_ring(struct scif_endpt *ep);
+
+/* scif_connect.c */
+void scif_listener_shutdown(struct scif_endpt *ep);
+void scif_connect_node_lost(struct scif_endpt *ep, u16 node);
+
+/* scif_data.c */
+void scif_data_shutdown(struct scif_endpt *ep);
+void scif_data_node_lost(struct scif_endpt *ep, u16 node);
+
+/* scif_msg.c: handlers of received messages, by type */
+struct scif_wire_msg;
+int scif_handle_connreq(struct scif_instance *si, u16 node,
+			const struct scif_wire_msg *msg);
+int scif_handle_accept(struct scif_instance *si, u16 node,
+		       const struct scif_wire_msg *msg);
+int scif_handle_reject(struct scif_instance *si, u16 node,
+		       const struct scif_wire_msg *msg);
+int scif_handle_data(struct scif_instance *si, u16 node,
+		     const struct scif_wire_msg *msg, const void *data,
+		     size_t len);
+int scif_handle_credit(struct scif_instance *si, u16 node,
+		       const struct scif_wire_msg *msg);
+int scif_handle_disconnect(struct scif_instance *si, u16 node,
+			   const struct scif_wire_msg *msg);
+void scif_msg_init(struct scif_wire_msg *msg, u8 type, u64 src_ep,
+		   u64 dst_ep, u16 src_port, u16 dst_port, u32 arg);
+
+#endif /* SCIF_ENDPT_H */

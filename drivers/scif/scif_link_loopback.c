@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The loopback transport: an instance's link to its own node, so that a
+ * node can connect to itself and always appears in its own node list.
+ */
+#include <linux/slab.h>
+
+#include "scif_core.h"
+#include "scif_link_queue.h"
+#include "scif_wire.h"
+
+/**
+ * scif_loopback_create() - bring up an instance's own node
+ * @si: the instance
+ *
+ * Return: 0 or a negative errno.
+ */
+int scif_loopback_create(struct scif_instance *si)
+{
+	struct scif_link_queue *lq;
+	int ret;
+
+	lq = kzalloc(sizeof(*lq), GFP_KERNEL);
+	if (!lq)
+		return -ENOMEM;
+	scif_link_queue_init(lq, si, si->self, SCIF_WIRE_DATA_MAX);
+	ret = scif_node_add(si, si->self, &lq->link);
+	if (ret) {
+		kfree(lq);
+		return ret;
+	}
+	si->loopback = lq;
+	return 0;
+}
+
+/**
+ * scif_loopback_destroy() - take an instance's own node down
+ * @si: the instance
+ */
+void scif_loopback_destroy(struct scif_instance *si)
+{
+	if (!si->loopback)
+		return;
+	scif_node_remove(si, si->self);
+	scif_link_queue_stop(si->loopback);
+	kfree(si->loopback);
+	si->loopback = NULL;
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * In-memory link queues: every message sent is copied into a packet and
+ * delivered later by a work item, so the sender never runs the receiver's
+ * handlers in its own context, exactly as with a real transport.
+ */
+#include <linux/errno.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "scif_link_queue.h"
+#include "scif_wire.h"
+
+/**
+ * struct scif_pkt - a message in flight
+ * @list: entry in &scif_link_queue.pkts
+ * @size: bytes at @buf
+ * @buf: the message and its data, as a transport would receive them
+ */
+struct scif_pkt {
+	struct list_head list;
+	size_t size;
+	u8 buf[];
+};
+
+static void scif_link_queue_work(struct work_struct *work)
+{
+	struct scif_link_queue *lq = container_of(work, struct scif_link_queue,
+						  work);
+	struct scif_pkt *pkt;
+
+	for (;;) {
+		spin_lock(&lq->lock);
+		pkt = list_first_entry_or_null(&lq->pkts, struct scif_pkt,
+					       list);
+		if (pkt)
+			list_del(&pkt->list);
+		spin_unlock(&lq->lock);
+		if (!pkt)
+			return;
+		scif_node_rx(lq->dst, lq->from, pkt->buf, pkt->size);
+		kfree(pkt);
+		cond_resched();
+	}
+}
+
+/**
+ * scif_link_queue_push() - queue raw bytes for delivery
+ * @lq: the queue
+ * @buf: what the receiver will see
+ * @size: number of bytes, any value up to a message plus the largest chunk
+ *
+ * Return: 0, or -ENODEV if the queue is stopped, -EMSGSIZE, -ENOMEM.
+ */
+int scif_link_queue_push(struct scif_link_queue *lq, const void *buf,
+			 size_t size)
+{
+	struct scif_pkt *pkt;
+
+	if (size > SCIF_WIRE_MSG_SIZE + SCIF_WIRE_DATA_MAX)
+		return -EMSGSIZE;
+	pkt = kmalloc(struct_size(pkt, buf, size), GFP_KERNEL);
+	if (!pkt)
+		return -ENOMEM;
+	pkt->size = size;
+	memcpy(pkt->buf, buf, size);
+	spin_lock(&lq->lock);
+	if (lq->dead) {
+		spin_unlock(&lq->lock);
+		kfree(pkt);
+		return -ENODEV;
+	}
+	list_add_tail(&pkt->list, &lq->pkts);
+	queue_work(system_wq, &lq->work);
+	spin_unlock(&lq->lock);
+	return 0;
+}
+
+static int scif_link_queue_send(struct scif_link *link,
+				const struct scif_wire_msg *msg,
+				const void *data, size_t len)
+{
+	struct scif_link_queue *lq = container_of(link, struct scif_link_queue,
+						  link);
+	struct scif_pkt *pkt;
+
+	pkt = kmalloc(struct_size(pkt, buf, sizeof(*msg) + len), GFP_KERNEL);
+	if (!pkt)
+		return -ENOMEM;
+	pkt->size = sizeof(*msg) + len;
+	memcpy(pkt->buf, msg, sizeof(*msg));
+	if (len)
+		memcpy(pkt->buf + sizeof(*msg), data, len);
+	spin_lock(&lq->lock);
+	if (lq->dead) {
+		spin_unlock(&lq->lock);
+		kfree(pkt);
+		return -ENODEV;
+	}
+	list_add_tail(&pkt->list, &lq->pkts);
+	queue_work(system_wq, &lq->work);
+	spin_unlock(&lq->lock);
+	return 0;
+}
+
+static const struct scif_link_ops scif_link_queue_ops = {
+	.send = scif_link_queue_send,
+};
+
+/**
+ * scif_link_queue_init() - prepare an empty, running queue
+ * @lq: the queue
+ * @dst: instance that receives what is sent over @lq->link
+ * @from: node id of the sender as @dst knows it
+ * @max_data: chunk size of the link
+ */
+void scif_link_queue_init(struct scif_link_queue *lq,
+			  struct scif_instance *dst, u16 from,
+			  size_t max_data)
+{
+	lq->link.ops = &scif_link_queue_ops;
+	lq->link.max_data = max_data;
+	lq->link.priv = lq;
+	lq->dst = dst;
+	lq->from = from;
+	spin_lock_init(&lq->lock);
+	INIT_LIST_HEAD(&lq->pkts);
+	lq->dead = false;
+	INIT_WORK(&lq->work, scif_link_queue_work);
+}
+
+/**
+ * scif_link_queue_flush() - wait until everything queued so far is delivered
+ * @lq: the queue
+ */
+void scif_link_queue_flush(struct scif_link_queue *lq)
+{
+	flush_work(&lq->work);
+}
+
+/**
+ * scif_link_queue_idle() - tell whether nothing is queued or being delivered
+ * @lq: the queue
+ *
+ * Return: true if idle at the time of the call.
+ */
+bool scif_link_queue_idle(struct scif_link_queue *lq)
+{
+	bool empty;
+
+	spin_lock(&lq->lock);
+	empty = list_empty(&lq->pkts);
+	spin_unlock(&lq->lock);
+	return empty && !work_busy(&lq->work);
+}
+
+/**
+ * scif_link_queue_stop() - stop a queue and drop what it still holds
+ * @lq: the queue
+ *
+ * Later sends fail with -ENODEV. On return no delivery is running.
+ */
+void scif_link_queue_stop(struct scif_link_queue *lq)
+{
+	struct scif_pkt *pkt, *tmp;
+	LIST_HEAD(pkts);
+
+	spin_lock(&lq->lock);
+	lq->dead = true;
+	list_splice_init(&lq->pkts, &pkts);
+	spin_unlock(&lq->lock);
+	cancel_work_sync(&lq->work);
+	/* A delivery that was running may have queued more; drop that too. */
+	spin_lock(&lq->lock);
+	list_splice_init(&lq->pkts, &pkts);
+	spin_unlock(&lq->lock);
+	list_for_each_entry_safe(pkt, tmp, &pkts, list)
+		kfree(pkt);
+}

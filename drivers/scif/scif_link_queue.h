@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * An in-memory, asynchronous message queue that behaves like one direction
+ * of a real link. The loopback and simulated transports are built on it.
+ */
+#ifndef SCIF_LINK_QUEUE_H
+#define SCIF_LINK_QUEUE_H
+
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include "scif_link.h"
+
+/**
+ * struct scif_link_queue - one direction of an in-memory link
+ * @link: the link the sending instance uses; its send queues a copy
+ * @dst: the instance that receives
+ * @from: the node id under which @dst sees the sender
+ * @lock: protects @pkts and @dead
+ * @pkts: messages not yet delivered, oldest first
+ * @dead: set when the queue is stopped; sends then fail with -ENODEV
+ * @work: delivers @pkts to @dst, one at a time and in order, in process
+ *	  context (a work item never runs concurrently with itself)
+ */
+struct scif_link_queue {
+	struct scif_link link;
+	struct scif_instance *dst;
+	u16 from;
+	spinlock_t lock;	/* @pkts, @dead */
+	struct list_head pkts;
+	bool dead;
+	struct work_struct work;
+};
+
+void scif_link_queue_init(struct scif_link_queue *lq,
+			  struct scif_instance *dst, u16 from,
+			  size_t max_data);
+void scif_link_queue_stop(struct scif_link_queue *lq);
+int scif_link_queue_push(struct scif_link_queue *lq, const void *buf,
+			 size_t size);
+void scif_link_queue_flush(struct scif_link_queue *lq);
+bool scif_link_queue_idle(struct scif_link_queue *lq);
+
+#endif /* SCIF_LINK_QUEUE_H */

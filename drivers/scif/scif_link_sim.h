@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A simulated link joining two instances inside one kernel, for KUnit.
+ */
+#ifndef SCIF_LINK_SIM_H
+#define SCIF_LINK_SIM_H
+
+#include <linux/types.h>
+
+struct scif_instance;
+struct scif_sim_pair;
+
+struct scif_sim_pair *scif_sim_pair_create(struct scif_instance *a,
+					   struct scif_instance *b,
+					   size_t max_data);
+void scif_sim_pair_down(struct scif_sim_pair *pair);
+void scif_sim_pair_destroy(struct scif_sim_pair *pair);
+int scif_sim_inject(struct scif_sim_pair *pair, struct scif_instance *to,
+		    const void *buf, size_t size);
+void scif_sim_settle(struct scif_sim_pair *pair);
+
+#endif /* SCIF_LINK_SIM_H */

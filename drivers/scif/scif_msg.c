@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF message reception: the one door through which peer input enters.
+ *
+ * scif_node_rx() checks everything that does not depend on endpoint state
+ * (size, version, type, length, reserved bytes) and hands the message to
+ * the handler of its type, which checks the rest against the endpoint it
+ * names. Whatever is refused is counted against the sending node and
+ * reported with a rate-limited line; nothing a peer sends can make the
+ * core allocate without bound, dereference a peer-supplied value or change
+ * an endpoint that is not in the matching state.
+ */
+#include <linux/errno.h>
+#include <linux/printk.h>
+#include <linux/string.h>
+
+#include "scif_core.h"
+#include "scif_endpt.h"
+#include "scif_kunit_export.h"
+#include "scif_link.h"
+#include "scif_wire.h"
+
+/**
+ * scif_msg_init() - fill in a message to send
+ * @msg: the message
+ * @type: an &enum scif_msg_type
+ * @src_ep: id of the sending endpoint, or 0
+ * @dst_ep: id of the endpoint addressed, or 0
+ * @src_port: local port
+ * @dst_port: port addressed
+ * @arg: type-specific argument
+ */
+void scif_msg_init(struct scif_wire_msg *msg, u8 type, u64 src_ep,
+		   u64 dst_ep, u16 src_port, u16 dst_port, u32 arg)
+{
+	memset(msg, 0, sizeof(*msg));
+	msg->version = SCIF_WIRE_VERSION;
+	msg->type = type;
+	msg->src_ep = cpu_to_le64(src_ep);
+	msg->dst_ep = cpu_to_le64(dst_ep);
+	msg->src_port = cpu_to_le16(src_port);
+	msg->dst_port = cpu_to_le16(dst_port);
+	msg->arg = cpu_to_le32(arg);
+}
+
+static int scif_msg_dispatch(struct scif_instance *si, u16 node,
+			     const struct scif_wire_msg *msg, const void *data,
+			     size_t len)
+{
+	if (msg->type != SCIF_MSG_DATA && (len || msg->seq))
+		return -EPROTO;
+	switch (msg->type) {
+	case SCIF_MSG_CONNREQ:
+		return scif_handle_connreq(si, node, msg);
+	case SCIF_MSG_ACCEPT:
+		return scif_handle_accept(si, node, msg);
+	case SCIF_MSG_REJECT:
+		return scif_handle_reject(si, node, msg);
+	case SCIF_MSG_DATA:
+		return scif_handle_data(si, node, msg, data, len);
+	case SCIF_MSG_CREDIT:
+		return scif_handle_credit(si, node, msg);
+	case SCIF_MSG_DISCONNECT:
+		return scif_handle_disconnect(si, node, msg);
+	}
+	return -EPROTO;
+}
+
+/**
+ * scif_node_rx() - process one message received from a node
+ * @si: the receiving instance
+ * @node: the node the link says it came from
+ * @buf: the message, followed by its data
+ * @size: number of bytes at @buf, as the link received them
+ *
+ * Called by transports in process context, one message at a time per link
+ * and in the order sent. @buf is only read during the call.
+ */
+void scif_node_rx(struct scif_instance *si, u16 node, const void *buf,
+		  size_t size)
+{
+	struct scif_wire_msg msg;
+	size_t len;
+	int ret;
+
+	if (size < sizeof(msg)) {
+		ret = -EMSGSIZE;
+		goto drop;
+	}
+	/* Work on a private copy: the buffer may be peer-writable memory. */
+	memcpy(&msg, buf, sizeof(msg));
+	len = le16_to_cpu(msg.len);
+	if (msg.version != SCIF_WIRE_VERSION) {
+		ret = -EPROTONOSUPPORT;
+		goto drop;
+	}
+	if (len != size - sizeof(msg) || len > SCIF_WIRE_DATA_MAX ||
+	    len > scif_node_max_data(si, node) ||
+	    memchr_inv(msg.rsvd, 0, sizeof(msg.rsvd))) {
+		ret = -EBADMSG;
+		goto drop;
+	}
+	ret = scif_msg_dispatch(si, node, &msg, (const u8 *)buf + sizeof(msg),
+				len);
+	if (ret)
+		goto drop;
+	scif_node_count_rx(si, node);
+	return;
+drop:
+	scif_node_count_drop(si, node);
+	if (ret == -ENOENT) {
+		/* An endpoint closed while the peer was still talking. */
+		pr_debug_ratelimited("scif %s: message for a closed endpoint from node %u\n",
+				     si->name, node);
+		return;
+	}
+	pr_warn_ratelimited("scif %s: dropped message (type %u, %zu bytes) from node %u: %d\n",
+			    si->name, size >= 2 ? ((const u8 *)buf)[1] : 0,
+			    size, node, ret);
+}
+EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_node_rx);

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF nodes: the table of nodes an instance can reach, and their links.
+ *
+ * A transport adds a node when its peer becomes reachable and removes it
+ * when the peer is lost. Removal fails every connection and connect in
+ * flight towards the node and takes its device off the bus. The table and
+ * every node's link are used under nodes_rwsem held for reading, including
+ * across a send, so a link is never torn down under a sender.
+ */
+#include <linux/errno.h>
+#include <linux/slab.h>
+
+#include "scif_core.h"
+#include "scif_endpt.h"
+#include "scif_kunit_export.h"
+#include "scif_link.h"
+#include "scif_wire.h"
+
+/* The node with id @node, or NULL; nodes_rwsem is held. */
+static struct scif_node *scif_node_get(struct scif_instance *si, u16 node)
+{
+	return xa_load(&si->nodes, node);
+}
+
+/**
+ * scif_node_online() - tell whether a node is in the table
+ * @si: the instance
+ * @node: the node id, any value
+ *
+ * Return: true if @node can be sent to.
+ */
+bool scif_node_online(struct scif_instance *si, u16 node)
+{
+	bool ret;
+
+	down_read(&si->nodes_rwsem);
+	ret = scif_node_get(si, node);
+	up_read(&si->nodes_rwsem);
+	return ret;
+}
+
+/**
+ * scif_node_max_data() - largest data chunk the link to a node carries
+ * @si: the instance
+ * @node: the node id
+ *
+ * Return: the chunk size, or 0 if @node is not online.
+ */
+size_t scif_node_max_data(struct scif_instance *si, u16 node)
+{
+	struct scif_node *n;
+	size_t ret = 0;
+
+	down_read(&si->nodes_rwsem);
+	n = scif_node_get(si, node);
+	if (n)
+		ret = n->link->max_data;
+	up_read(&si->nodes_rwsem);
+	return ret;
+}
+
+/**
+ * scif_node_send() - send a message (and data) to a node
+ * @si: the instance
+ * @node: the destination node
+ * @msg: the message; its @len field is set here
+ * @data: data to append, or NULL
+ * @len: number of data bytes, at most the link's chunk size
+ *
+ * Sleeps; call without spinlocks held.
+ *
+ * Return: 0, or -ENODEV if @node is not online, or the link's error.
+ */
+int scif_node_send(struct scif_instance *si, u16 node,
+		   const struct scif_wire_msg *msg, const void *data,
+		   size_t len)
+{
+	struct scif_node *n;
+	int ret = -ENODEV;
+
+	might_sleep();
+	down_read(&si->nodes_rwsem);
+	n = scif_node_get(si, node);
+	if (n) {
+		if (WARN_ON_ONCE(len > n->link->max_data ||
+				 le16_to_cpu(msg->len) != len))
+			ret = -EINVAL;
+		else
+			ret = n->link->ops->send(n->link, msg, data, len);
+		if (ret)
+			atomic64_inc(&n->stats.tx_errs);
+		else
+			atomic64_inc(&n->stats.tx_msgs);
+	}
+	up_read(&si->nodes_rwsem);
+	return ret;
+}
+
+/**
+ * scif_node_count_drop() - count a message from a node that was rejected
+ * @si: the instance
+ * @node: the sender
+ */
+void scif_node_count_drop(struct scif_instance *si, u16 node)
+{
+	struct scif_node *n;
+
+	down_read(&si->nodes_rwsem);
+	n = scif_node_get(si, node);
+	if (n)
+		atomic64_inc(&n->stats.rx_drops);
+	up_read(&si->nodes_rwsem);
+}
+
+/**
+ * scif_node_count_rx() - count a message from a node that was accepted
+ * @si: the instance
+ * @node: the sender
+ */
+void scif_node_count_rx(struct scif_instance *si, u16 node)
+{
+	struct scif_node *n;
+
+	down_read(&si->nodes_rwsem);
+	n = scif_node_get(si, node);
+	if (n)
+		atomic64_inc(&n->stats.rx_msgs);
+	up_read(&si->nodes_rwsem);
+}
+
+/**
+ * scif_node_stats() - read a node's counters
+ * @si: the instance
+ * @node: the node id
+ * @out: set to the counters (all zero if @node is not online)
+ */
+void scif_node_stats(struct scif_instance *si, u16 node,
+		     struct scif_node_stats *out)
+{
+	struct scif_node *n;
+
+	memset(out, 0, sizeof(*out));
+	down_read(&si->nodes_rwsem);
+	n = scif_node_get(si, node);
+	if (n) {
+		atomic64_set(&out->tx_msgs, atomic64_read(&n->stats.tx_msgs));
+		atomic64_set(&out->tx_errs, atomic64_read(&n->stats.tx_errs));
+		atomic64_set(&out->rx_msgs, atomic64_read(&n->stats.rx_msgs));
+		atomic64_set(&out->rx_drops,
+			     atomic64_read(&n->stats.rx_drops));
+	}
+	up_read(&si->nodes_rwsem);
+}
+EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_node_stats);
+
+/**
+ * scif_node_add() - make a node reachable (a transport's link came up)
+ * @si: the instance
+ * @node: id of the node, 0..%SCIF_MAX_NODE_ID
+ * @link: the link to it; must stay valid until scif_node_remove()
+ *
+ * Registers the node's device on the instance's bus, so SCIF clients are
+ * probed for it.
+ *
+ * Return: 0, or -EINVAL (bad id or link), -EEXIST (node already online),
+ * -ENOMEM.
+ */
+int scif_node_add(struct scif_instance *si, u16 node, struct scif_link *link)
+{
+	struct scif_node *n;
+	int ret;
+
+	if (node > SCIF_MAX_NODE_ID || !link || !link->ops ||
+	    !link->ops->send || !link->max_data ||
+	    link->max_data > SCIF_WIRE_DATA_MAX)
+		return -EINVAL;
+	n = kzalloc(sizeof(*n), GFP_KERNEL);
+	if (!n)
+		return -ENOMEM;
+	n->id = node;
+	n->link = link;
+	down_write(&si->nodes_rwsem);
+	ret = xa_insert(&si->nodes, node, n, GFP_KERNEL);
+	up_write(&si->nodes_rwsem);
+	if (ret) {
+		kfree(n);
+		return ret == -EBUSY ? -EEXIST : ret;
+	}
+	/* A failed device leaves the node usable, only invisible to clients. */
+	if (scif_peer_dev_add(si, n))
+		pr_warn("scif %s: no device for node %u\n", si->name, node);
+	return 0;
+}
+EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_node_add);
+
+/**
+ * scif_node_remove() - make a node unreachable (its link went down)
+ * @si: the instance
+ * @node: the node id
+ *
+ * Connections to the node are reset with -ENODEV and connects in flight
+ * fail with -ENODEV. On return the core no longer uses the node's link.
+ */
+void scif_node_remove(struct scif_instance *si, u16 node)
+{
+	struct scif_endpt *ep;
+	struct scif_node *n;
+	unsigned long idx = 0;
+
+	down_write(&si->nodes_rwsem);
+	n = xa_erase(&si->nodes, node);
+	up_write(&si->nodes_rwsem);
+	if (!n)
+		return;
+	while ((ep = scif_ep_next(si, &idx))) {
+		scif_connect_node_lost(ep, node);
+		scif_data_node_lost(ep, node);
+		scif_ep_put(ep);
+	}
+	scif_peer_dev_remove(n);
+	kfree(n);
+}
+EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_node_remove);
+
+/**
+ * scif_instance_node_ids() - list the online nodes of an instance
+ * @si: the instance
+ * @nodes: filled with up to @len node ids, in increasing order
+ * @len: room at @nodes
+ * @self: set to the id of the instance's own node (may be NULL)
+ *
+ * Return: the number of online nodes, which may exceed @len.
+ */
+int scif_instance_node_ids(struct scif_instance *si, u16 *nodes, int len,
+			   u16 *self)
+{
+	struct scif_node *n;
+	unsigned long id;
+	int total = 0;
+
+	down_read(&si->nodes_rwsem);
+	xa_for_each(&si->nodes, id, n) {
+		if (nodes && total < len)
+			nodes[total] = id;
+		total++;
+	}
+	up_read(&si->nodes_rwsem);
+	if (self)
+		*self = si->self;
+	return total;
+}
+EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_instance_node_ids);
+
+/**
+ * scif_get_node_ids() - list the nodes of the SCIF network
+ * @nodes: filled with up to @len node ids
+ * @len: room at @nodes
+ * @self: set to the id of the local node
+ *
+ * Return: the number of online nodes, the local one included; compare it
+ * with @len to see whether @nodes was large enough.
+ */
+int scif_get_node_ids(u16 *nodes, int len, u16 *self)
+{
+	return scif_instance_node_ids(scif_default_instance(), nodes, len,
+				      self);
+}
+EXPORT_SYMBOL_GPL(scif_get_node_ids);

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The SCIF wire format: what one node sends another over a link.
+ *
+ * Every message is one fixed-size, little-endian &struct scif_wire_msg,
+ * optionally followed by @len bytes of stream data (DATA messages only).
+ * Endpoints are named by 64-bit IDs (slot index and generation), never by
+ * addresses. The receiver treats every field as hostile until checked.
+ */
+#ifndef SCIF_WIRE_H
+#define SCIF_WIRE_H
+
+#include <linux/build_bug.h>
+#include <linux/sizes.h>
+#include <linux/types.h>
+
+#define SCIF_WIRE_VERSION	1
+
+/**
+ * enum scif_msg_type - what a message asks of its receiver
+ * @SCIF_MSG_CONNREQ: connect @src_ep (port @src_port) to the listener on
+ *		      @dst_port; @arg is the size of @src_ep's receive ring
+ * @SCIF_MSG_ACCEPT: the connection request of @dst_ep was accepted by the
+ *		     new endpoint @src_ep; @arg is its receive ring size
+ * @SCIF_MSG_REJECT: the connection request of @dst_ep was refused; @arg is
+ *		     the (positive) errno, always ECONNREFUSED
+ * @SCIF_MSG_DATA: @len bytes of stream data follow; @seq is the stream
+ *		   offset of the first byte
+ * @SCIF_MSG_CREDIT: the receiver @src_ep has consumed @arg bytes in total
+ *		     (modulo 2^32); the space may be refilled
+ * @SCIF_MSG_DISCONNECT: @src_ep closed (or never existed); its peer
+ *			 @dst_ep is reset
+ * @SCIF_MSG_NR: number of types, not a type
+ */
+enum scif_msg_type {
+	SCIF_MSG_CONNREQ = 1,
+	SCIF_MSG_ACCEPT,
+	SCIF_MSG_REJECT,
+	SCIF_MSG_DATA,
+	SCIF_MSG_CREDIT,
+	SCIF_MSG_DISCONNECT,
+	SCIF_MSG_NR,
+};
+
+/**
+ * struct scif_wire_msg - a SCIF control message as it travels
+ * @version: %SCIF_WIRE_VERSION
+ * @type: an &enum scif_msg_type
+ * @len: number of data bytes following the message (DATA only, else 0)
+ * @seq: stream offset of the data (DATA only, else 0)
+ * @src_ep: ID of the sending endpoint (0 if none)
+ * @dst_ep: ID of the endpoint addressed (0 for CONNREQ)
+ * @src_port: port of the sender
+ * @dst_port: port addressed
+ * @arg: type-specific argument
+ * @rsvd: must be zero
+ */
+struct scif_wire_msg {
+	u8 version;
+	u8 type;
+	__le16 len;
+	__le32 seq;
+	__le64 src_ep;
+	__le64 dst_ep;
+	__le16 src_port;
+	__le16 dst_port;
+	__le32 arg;
+	u8 rsvd[32];
+};
+
+#define SCIF_WIRE_MSG_SIZE	64
+static_assert(sizeof(struct scif_wire_msg) == SCIF_WIRE_MSG_SIZE);
+
+/* Largest data payload of one DATA message on any link. */
+#define SCIF_WIRE_DATA_MAX	16384
+
+/* Bounds of the receive ring size a peer may announce. */
+#define SCIF_WIRE_RING_MIN	4096
+#define SCIF_WIRE_RING_MAX	SZ_1M
+
+#endif /* SCIF_WIRE_H */
