@@ -3,12 +3,12 @@
  * SCIF module entry: instances, the default instance and /dev/scif.
  */
 #include <linux/fs.h>
-#include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
 #include "scif_core.h"
 #include "scif_endpt.h"
+#include "scif_fdev.h"
 #include "scif_kunit_export.h"
 #include "scif_link_queue.h"
 
@@ -103,24 +103,6 @@ struct scif_instance *scif_default_instance(void)
 	return scif_default;
 }
 
-static int scif_fdev_open(struct inode *inode, struct file *file)
-{
-	file->private_data = scif_default;
-	return nonseekable_open(inode, file);
-}
-
-static const struct file_operations scif_fops = {
-	.owner = THIS_MODULE,
-	.open = scif_fdev_open,
-};
-
-static struct miscdevice scif_misc = {
-	.minor = MISC_DYNAMIC_MINOR,
-	.name = "scif",
-	.fops = &scif_fops,
-	.mode = 0666,
-};
-
 static int __init scif_init(void)
 {
 	int ret;
@@ -128,7 +110,7 @@ static int __init scif_init(void)
 	scif_default = scif_instance_create("scif", 0);
 	if (!scif_default)
 		return -ENOMEM;
-	ret = misc_register(&scif_misc);
+	ret = scif_fdev_init();
 	if (ret) {
 		scif_instance_destroy(scif_default);
 		scif_default = NULL;
@@ -138,7 +120,7 @@ static int __init scif_init(void)
 
 static void __exit scif_exit(void)
 {
-	misc_deregister(&scif_misc);
+	scif_fdev_exit();
 	scif_instance_destroy(scif_default);
 	scif_default = NULL;
 }
