@@ -95,6 +95,7 @@ static int __scif_connect(scif_epd_t epd, struct scif_port_id *dst,
 	struct scif_endpt *ep = epd;
 	struct scif_instance *si;
 	struct scif_wire_msg msg;
+	u32 chunk;
 	int ret;
 
 	ret = scif_ep_check(epd);
@@ -142,6 +143,8 @@ static int __scif_connect(scif_epd_t epd, struct scif_port_id *dst,
 	ret = scif_ep_alloc_ring(ep);
 	if (ret)
 		goto out;
+	chunk = min_t(size_t, scif_node_max_data(si, dst->node),
+		      SCIF_WIRE_DATA_MAX);
 
 	spin_lock(&ep->lock);
 	ep->peer = *dst;
@@ -152,8 +155,7 @@ static int __scif_connect(scif_epd_t epd, struct scif_port_id *dst,
 	ep->rx_seq = 0;
 	ep->rx_read = 0;
 	ep->rx_acked = 0;
-	ep->max_chunk = min_t(size_t, scif_node_max_data(si, dst->node),
-			      SCIF_WIRE_DATA_MAX);
+	ep->max_chunk = chunk;
 	ep->state = SCIF_EP_CONNECTING;
 	spin_unlock(&ep->lock);
 
@@ -279,6 +281,7 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 	struct scif_instance *si;
 	struct scif_conreq *req;
 	struct scif_wire_msg msg;
+	u32 chunk;
 	int ret;
 
 	ret = scif_ep_check(epd);
@@ -307,14 +310,15 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 		scif_close(nep);
 		goto refuse;
 	}
+	chunk = min_t(size_t, scif_node_max_data(si, req->node),
+		      SCIF_WIRE_DATA_MAX);
 	spin_lock(&nep->lock);
 	nep->port = ep->port;
 	nep->peer.node = req->node;
 	nep->peer.port = req->port;
 	nep->peer_ep = req->ep_id;
 	nep->tx_ring = req->ring;
-	nep->max_chunk = min_t(size_t, scif_node_max_data(si, req->node),
-			       SCIF_WIRE_DATA_MAX);
+	nep->max_chunk = chunk;
 	nep->state = SCIF_EP_CONNECTED;
 	spin_unlock(&nep->lock);
 
@@ -409,11 +413,6 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 		goto refuse;
 
 	spin_lock(&ep->lock);
-	if (ep->state != SCIF_EP_LISTENING || ep->nreq >= ep->backlog) {
-		spin_unlock(&ep->lock);
-		scif_ep_put(ep);
-		goto refuse;
-	}
 	list_for_each_entry(r, &ep->reqs, list) {
 		if (r->node == node && r->ep_id == src) {
 			/* The same request twice: a replay. */
@@ -422,6 +421,11 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 			kfree(req);
 			return -EALREADY;
 		}
+	}
+	if (ep->state != SCIF_EP_LISTENING || ep->nreq >= ep->backlog) {
+		spin_unlock(&ep->lock);
+		scif_ep_put(ep);
+		goto refuse;
 	}
 	list_add_tail(&req->list, &ep->reqs);
 	ep->nreq++;

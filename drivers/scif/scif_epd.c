@@ -111,6 +111,7 @@ struct scif_endpt *scif_ep_next(struct scif_instance *si, unsigned long *idx)
 	xa_unlock(&si->eps);
 	return ep;
 }
+EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_ep_next);
 
 /**
  * scif_ep_alloc_ring() - give an endpoint its receive ring, once

@@ -3,11 +3,18 @@
  * The loopback transport: an instance's link to its own node, so that a
  * node can connect to itself and always appears in its own node list.
  */
+#include <linux/sizes.h>
 #include <linux/slab.h>
 
 #include "scif_core.h"
 #include "scif_link_queue.h"
 #include "scif_wire.h"
+
+/*
+ * Chunk size of the loopback link: a queued packet (message, data and the
+ * queue's own header) then fits a 16 KiB allocation.
+ */
+#define SCIF_LOOPBACK_CHUNK	(SZ_16K - SCIF_WIRE_MSG_SIZE - 64)
 
 /**
  * scif_loopback_create() - bring up an instance's own node
@@ -23,7 +30,7 @@ int scif_loopback_create(struct scif_instance *si)
 	lq = kzalloc(sizeof(*lq), GFP_KERNEL);
 	if (!lq)
 		return -ENOMEM;
-	scif_link_queue_init(lq, si, si->self, SCIF_WIRE_DATA_MAX);
+	scif_link_queue_init(lq, si, si->self, SCIF_LOOPBACK_CHUNK);
 	ret = scif_node_add(si, si->self, &lq->link);
 	if (ret) {
 		kfree(lq);

@@ -42,6 +42,7 @@ void scif_msg_init(struct scif_wire_msg *msg, u8 type, u64 src_ep,
 	msg->dst_port = cpu_to_le16(dst_port);
 	msg->arg = cpu_to_le32(arg);
 }
+EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_msg_init);
 
 static int scif_msg_dispatch(struct scif_instance *si, u16 node,
 			     const struct scif_wire_msg *msg, const void *data,
