@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for SCIF across nodes: two instances joined by the simulated
+ * link. Connections and streams between them, node ids, the bus and its
+ * clients, and what node loss does to endpoints.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/scif.h>
+#include <linux/vmalloc.h>
+
+#include "scif_core.h"
+#include "scif_endpt.h"
+#include "scif_epd.h"
+#include "scif_kunit_util.h"
+#include "scif_link_sim.h"
+
+/* A small chunk size, so that streams are cut into many messages. */
+#define NODE_SIM_CHUNK	512
+
+/**
+ * struct node_ctx - two nodes joined by a simulated link
+ * @a: node 0
+ * @b: node 1
+ * @pair: the link
+ */
+struct node_ctx {
+	struct scif_instance *a;
+	struct scif_instance *b;
+	struct scif_sim_pair *pair;
+};
+
+static int node_init(struct kunit *test)
+{
+	struct node_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	test->priv = ctx;
+	ctx->a = scif_instance_create("kunit_a", 0);
+	ctx->b = scif_instance_create("kunit_b", 1);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->a);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->b);
+	ctx->pair = scif_sim_pair_create(ctx->a, ctx->b, NODE_SIM_CHUNK);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx->pair));
+	return 0;
+}
+
+static void node_exit(struct kunit *test)
+{
+	struct node_ctx *ctx = test->priv;
+
+	if (!IS_ERR_OR_NULL(ctx->pair))
+		scif_sim_pair_destroy(ctx->pair);
+	scif_instance_destroy(ctx->a);
+	scif_instance_destroy(ctx->b);
+}
+
+static void node_ids_list_both(struct kunit *test)
+{
+	struct node_ctx *ctx = test->priv;
+	u16 nodes[4], self;
+
+	KUNIT_EXPECT_EQ(test, scif_instance_node_ids(ctx->b, nodes, 4, &self),
+			2);
+	KUNIT_EXPECT_EQ(test, self, 1);
+	KUNIT_EXPECT_EQ(test, nodes[0], 0);
+	KUNIT_EXPECT_EQ(test, nodes[1], 1);
+	KUNIT_EXPECT_EQ(test, scif_instance_node_ids(ctx->b, nodes, 1, &self),
+			2);
+	scif_sim_pair_down(ctx->pair);
+	KUNIT_EXPECT_EQ(test, scif_instance_node_ids(ctx->b, nodes, 4, &self),
+			1);
+	KUNIT_EXPECT_EQ(test, nodes[0], 1);
+}
+
+static void connect_and_stream_across(struct kunit *test)
+{
+	struct node_ctx *ctx = test->priv;
+	int len = 200000, i;
+	scif_epd_t c, s;
+	u8 *out, *in;
+
+	scif_kt_pair(test, ctx->b, ctx->a, 0, &c, &s);
+	KUNIT_EXPECT_EQ(test, s->peer.node, 1);
+	KUNIT_EXPECT_EQ(test, c->peer.node, 0);
+	out = vmalloc(len);
+	in = vzalloc(len);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	for (i = 0; i < len; i++)
+		out[i] = i ^ (i >> 8);
+	/* Fill the peer's ring without blocking, then drain it in pieces. */
+	KUNIT_EXPECT_EQ(test, scif_send(s, out, len, 0), SCIF_RX_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, scif_recv(c, in, SCIF_RX_RING_SIZE,
+					SCIF_RECV_BLOCK), SCIF_RX_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, memcmp(in, out, SCIF_RX_RING_SIZE), 0);
+	scif_close(c);
+	scif_close(s);
+	vfree(out);
+	vfree(in);
+}
+
+static void connect_refused_across(struct kunit *test)
+{
+	struct node_ctx *ctx = test->priv;
+	struct scif_port_id dst = { .node = 0, .port = 4000 };
+	scif_epd_t e = scif_instance_open(ctx->b);
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, scif_connect(e, &dst), -ECONNREFUSED);
+	scif_close(e);
+}
+
+static void node_loss_resets_connections(struct kunit *test)
+{
+	struct node_ctx *ctx = test->priv;
+	struct scif_pollepd p;
+	scif_epd_t c, s;
+	char buf[4];
+
+	scif_kt_pair(test, ctx->b, ctx->a, 0, &c, &s);
+	KUNIT_EXPECT_EQ(test, scif_send(c, "ab", 2, SCIF_SEND_BLOCK), 2);
+	scif_sim_settle(ctx->pair);
+	scif_sim_pair_down(ctx->pair);
+	p.epd = s;
+	p.events = EPOLLIN;
+	KUNIT_EXPECT_EQ(test, scif_poll(&p, 1, 0), 1);
+	KUNIT_EXPECT_TRUE(test, p.revents & EPOLLHUP);
+	/* What arrived before the loss is still there, then ENODEV. */
+	KUNIT_EXPECT_EQ(test, scif_recv(s, buf, 4, SCIF_RECV_BLOCK), 2);
+	KUNIT_EXPECT_EQ(test, scif_recv(s, buf, 4, SCIF_RECV_BLOCK), -ENODEV);
+	KUNIT_EXPECT_EQ(test, scif_send(s, buf, 1, 0), -ENODEV);
+	KUNIT_EXPECT_EQ(test, scif_send(c, buf, 1, SCIF_SEND_BLOCK), -ENODEV);
+	KUNIT_EXPECT_EQ(test, scif_recv(c, buf, 1, SCIF_RECV_BLOCK), -ENODEV);
+	scif_close(c);
+	scif_close(s);
+}
+
+static void connect_to_lost_node_enodev(struct kunit *test)
+{
+	struct node_ctx *ctx = test->priv;
+	struct scif_port_id dst = { .node = 0, .port = 4000 };
+	scif_epd_t e = scif_instance_open(ctx->b);
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	scif_sim_pair_down(ctx->pair);
+	KUNIT_EXPECT_EQ(test, scif_connect(e, &dst), -ENODEV);
+	scif_close(e);
+}
+
+static void connect_in_flight_fails_on_node_loss(struct kunit *test)
+{
+	struct node_ctx *ctx = test->priv;
+	struct scif_port_id dst = { .node = 0 };
+	scif_epd_t l = scif_instance_open(ctx->a), e = scif_instance_open(ctx->b);
+	struct scif_pollepd p = { .epd = e, .events = EPOLLOUT };
+	int port;
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	port = scif_bind(l, 0);
+	KUNIT_ASSERT_GT(test, port, 0);
+	dst.port = port;
+	KUNIT_ASSERT_EQ(test, scif_listen(l, 2), 0);
+	KUNIT_EXPECT_EQ(test, scif_epd_connect_nb(e, &dst), -EINPROGRESS);
+	scif_sim_settle(ctx->pair);
+	scif_sim_pair_down(ctx->pair);
+	KUNIT_EXPECT_EQ(test, scif_poll(&p, 1, 0), 1);
+	KUNIT_EXPECT_EQ(test, scif_connect(e, &dst), -ENODEV);
+	scif_close(e);
+	scif_close(l);
+}
+
+static void accept_from_lost_node_enodev(struct kunit *test)
+{
+	struct node_ctx *ctx = test->priv;
+	struct scif_port_id dst = { .node = 0 }, peer;
+	scif_epd_t l = scif_instance_open(ctx->a), e = scif_instance_open(ctx->b);
+	scif_epd_t n;
+	int port;
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	port = scif_bind(l, 0);
+	KUNIT_ASSERT_GT(test, port, 0);
+	dst.port = port;
+	KUNIT_ASSERT_EQ(test, scif_listen(l, 2), 0);
+	KUNIT_EXPECT_EQ(test, scif_epd_connect_nb(e, &dst), -EINPROGRESS);
+	scif_sim_settle(ctx->pair);
+	scif_sim_pair_down(ctx->pair);
+	KUNIT_EXPECT_EQ(test, scif_accept(l, &peer, &n, 0), -ENODEV);
+	KUNIT_EXPECT_EQ(test, scif_accept(l, &peer, &n, 0), -EAGAIN);
+	scif_close(e);
+	scif_close(l);
+}
+
+/**
+ * struct node_client - a SCIF client that records what it is told
+ * @client: the client
+ * @probed: bit N set while node N is known
+ * @probes: number of probe calls
+ * @removes: number of remove calls
+ */
+struct node_client {
+	struct scif_client client;
+	unsigned long probed;
+	int probes;
+	int removes;
+};
+
+/* Probe and remove get no context pointer: the suite's one client. */
+static struct node_client node_test_client;
+
+static void node_client_probe(struct scif_peer_dev *spdev)
+{
+	node_test_client.probes++;
+	__set_bit(spdev->dnode, &node_test_client.probed);
+}
+
+static void node_client_remove(struct scif_peer_dev *spdev)
+{
+	node_test_client.removes++;
+	__clear_bit(spdev->dnode, &node_test_client.probed);
+}
+
+static void client_probe_and_remove(struct kunit *test)
+{
+	struct node_ctx *ctx = test->priv;
+	struct node_client *nc = &node_test_client;
+
+	memset(nc, 0, sizeof(*nc));
+	nc->client.name = "scif_kunit_client";
+	nc->client.probe = node_client_probe;
+	nc->client.remove = node_client_remove;
+	KUNIT_ASSERT_EQ(test, scif_instance_client_register(ctx->a,
+							    &nc->client), 0);
+	/* Node 0 (itself, over loopback) and node 1 (over the link). */
+	KUNIT_EXPECT_EQ(test, nc->probes, 2);
+	KUNIT_EXPECT_EQ(test, nc->probed, 3UL);
+	scif_sim_pair_down(ctx->pair);
+	KUNIT_EXPECT_EQ(test, nc->removes, 1);
+	KUNIT_EXPECT_EQ(test, nc->probed, 1UL);
+	/* The node comes back. */
+	scif_sim_pair_destroy(ctx->pair);
+	ctx->pair = scif_sim_pair_create(ctx->a, ctx->b, NODE_SIM_CHUNK);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx->pair));
+	KUNIT_EXPECT_EQ(test, nc->probes, 3);
+	KUNIT_EXPECT_EQ(test, nc->probed, 3UL);
+	scif_client_unregister(&nc->client);
+	KUNIT_EXPECT_EQ(test, nc->removes, 3);
+	KUNIT_EXPECT_EQ(test, nc->probed, 0UL);
+}
+
+static struct kunit_case scif_node_cases[] = {
+	KUNIT_CASE(node_ids_list_both),
+	KUNIT_CASE(connect_and_stream_across),
+	KUNIT_CASE(connect_refused_across),
+	KUNIT_CASE(node_loss_resets_connections),
+	KUNIT_CASE(connect_to_lost_node_enodev),
+	KUNIT_CASE(connect_in_flight_fails_on_node_loss),
+	KUNIT_CASE(accept_from_lost_node_enodev),
+	KUNIT_CASE(client_probe_and_remove),
+	{}
+};
+
+static struct kunit_suite scif_node_suite = {
+	.name = "scif_node",
+	.init = node_init,
+	.exit = node_exit,
+	.test_cases = scif_node_cases,
+};
+
+kunit_test_suite(scif_node_suite);
+
+MODULE_DESCRIPTION("KUnit tests for SCIF across two nodes");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(SCIF_KUNIT);

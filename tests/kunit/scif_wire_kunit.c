@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the SCIF wire protocol under attack: node 1 of a
+ * simulated pair sends node 0 truncated, malformed, replayed and
+ * out-of-state messages. Each must be dropped and counted, leave every
+ * endpoint as it was, and leave the real connection working.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/scif.h>
+#include <linux/string.h>
+
+#include "scif_core.h"
+#include "scif_endpt.h"
+#include "scif_epd.h"
+#include "scif_kunit_util.h"
+#include "scif_link_sim.h"
+#include "scif_wire.h"
+
+#define WIRE_CHUNK	256
+
+/**
+ * struct wire_ctx - the victim (node 0), the attacker (node 1), and a
+ *		     connection between them
+ * @a: node 0, which receives the hostile messages
+ * @b: node 1
+ * @pair: the link
+ * @sa: endpoint on @a, connected to @sb
+ * @sb: endpoint on @b
+ * @l: a listener on @a
+ * @lport: its port
+ */
+struct wire_ctx {
+	struct scif_instance *a;
+	struct scif_instance *b;
+	struct scif_sim_pair *pair;
+	scif_epd_t sa;
+	scif_epd_t sb;
+	scif_epd_t l;
+	u16 lport;
+};
+
+static int wire_init(struct kunit *test)
+{
+	struct wire_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	int port;
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	test->priv = ctx;
+	ctx->a = scif_instance_create("kunit_wa", 0);
+	ctx->b = scif_instance_create("kunit_wb", 1);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->a);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->b);
+	ctx->pair = scif_sim_pair_create(ctx->a, ctx->b, WIRE_CHUNK);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx->pair));
+	scif_kt_pair(test, ctx->b, ctx->a, 0, &ctx->sb, &ctx->sa);
+	ctx->l = scif_instance_open(ctx->a);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->l);
+	port = scif_bind(ctx->l, 0);
+	KUNIT_ASSERT_GT(test, port, 0);
+	ctx->lport = port;
+	KUNIT_ASSERT_EQ(test, scif_listen(ctx->l, 1), 0);
+	return 0;
+}
+
+static void wire_exit(struct kunit *test)
+{
+	struct wire_ctx *ctx = test->priv;
+
+	if (!IS_ERR_OR_NULL(ctx->pair))
+		scif_sim_pair_destroy(ctx->pair);
+	scif_instance_destroy(ctx->a);
+	scif_instance_destroy(ctx->b);
+}
+
+static s64 wire_drops(struct wire_ctx *ctx)
+{
+	struct scif_node_stats st;
+
+	scif_node_stats(ctx->a, 1, &st);
+	return atomic64_read(&st.rx_drops);
+}
+
+static int wire_nr_eps(struct scif_instance *si)
+{
+	struct scif_endpt *ep;
+	unsigned long idx = 0;
+	int n = 0;
+
+	while ((ep = scif_ep_next(si, &idx))) {
+		n++;
+		scif_ep_put(ep);
+	}
+	return n;
+}
+
+/* A message as @sb would send it to @sa. */
+static void wire_msg(struct wire_ctx *ctx, struct scif_wire_msg *m, u8 type)
+{
+	scif_msg_init(m, type, ctx->sb->id, ctx->sa->id, ctx->sb->port,
+		      ctx->sa->port, 0);
+}
+
+/* Deliver raw bytes to node 0; expect exactly one more drop. */
+static void wire_expect_drop(struct kunit *test, const void *buf, size_t size)
+{
+	struct wire_ctx *ctx = test->priv;
+	s64 before = wire_drops(ctx);
+	int eps = wire_nr_eps(ctx->a);
+
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->pair, ctx->a, buf, size), 0);
+	scif_sim_settle(ctx->pair);
+	KUNIT_EXPECT_EQ(test, wire_drops(ctx), before + 1);
+	KUNIT_EXPECT_EQ(test, wire_nr_eps(ctx->a), eps);
+}
+
+/* The connection between sa and sb still carries data both ways. */
+static void wire_expect_healthy(struct kunit *test)
+{
+	struct wire_ctx *ctx = test->priv;
+	char buf[8] = {};
+
+	KUNIT_EXPECT_EQ(test, ctx->sa->state, SCIF_EP_CONNECTED);
+	KUNIT_EXPECT_EQ(test, ctx->sb->state, SCIF_EP_CONNECTED);
+	KUNIT_EXPECT_EQ(test, scif_send(ctx->sb, "ping", 5, SCIF_SEND_BLOCK), 5);
+	KUNIT_EXPECT_EQ(test, scif_recv(ctx->sa, buf, 5, SCIF_RECV_BLOCK), 5);
+	KUNIT_EXPECT_STREQ(test, buf, "ping");
+	KUNIT_EXPECT_EQ(test, scif_send(ctx->sa, "pong", 5, SCIF_SEND_BLOCK), 5);
+	KUNIT_EXPECT_EQ(test, scif_recv(ctx->sb, buf, 5, SCIF_RECV_BLOCK), 5);
+	KUNIT_EXPECT_STREQ(test, buf, "pong");
+}
+
+static void truncated(struct kunit *test)
+{
+	struct wire_ctx *ctx = test->priv;
+	struct scif_wire_msg m;
+
+	wire_msg(ctx, &m, SCIF_MSG_DISCONNECT);
+	wire_expect_drop(test, &m, 0);
+	wire_expect_drop(test, &m, 1);
+	wire_expect_drop(test, &m, sizeof(m) - 1);
+	wire_expect_healthy(test);
+}
+
+static void malformed_header(struct kunit *test)
+{
+	struct wire_ctx *ctx = test->priv;
+	u8 buf[sizeof(struct scif_wire_msg) + WIRE_CHUNK + 8] = {};
+	struct scif_wire_msg *m = (void *)buf;
+
+	wire_msg(ctx, m, SCIF_MSG_DISCONNECT);
+	m->version = SCIF_WIRE_VERSION + 1;
+	wire_expect_drop(test, m, sizeof(*m));
+	wire_msg(ctx, m, 0);
+	wire_expect_drop(test, m, sizeof(*m));
+	wire_msg(ctx, m, SCIF_MSG_NR);
+	wire_expect_drop(test, m, sizeof(*m));
+	wire_msg(ctx, m, 0xff);
+	wire_expect_drop(test, m, sizeof(*m));
+	/* Reserved bytes must be zero. */
+	wire_msg(ctx, m, SCIF_MSG_DISCONNECT);
+	m->rsvd[31] = 1;
+	wire_expect_drop(test, m, sizeof(*m));
+	/* Length field and received size disagree, both ways. */
+	wire_msg(ctx, m, SCIF_MSG_DATA);
+	m->len = cpu_to_le16(16);
+	wire_expect_drop(test, m, sizeof(*m));
+	wire_expect_drop(test, m, sizeof(*m) + 32);
+	/* More data than the link's chunk size. */
+	m->len = cpu_to_le16(WIRE_CHUNK + 8);
+	wire_expect_drop(test, m, sizeof(*m) + WIRE_CHUNK + 8);
+	/* Data on a message type that carries none. */
+	wire_msg(ctx, m, SCIF_MSG_CREDIT);
+	m->len = cpu_to_le16(4);
+	wire_expect_drop(test, m, sizeof(*m) + 4);
+	wire_expect_healthy(test);
+}
+
+static void bad_endpoint_ids(struct kunit *test)
+{
+	struct wire_ctx *ctx = test->priv;
+	struct scif_wire_msg m;
+
+	/* Slot right, generation wrong. */
+	wire_msg(ctx, &m, SCIF_MSG_DISCONNECT);
+	m.dst_ep = cpu_to_le64(ctx->sa->id + (1ULL << 32));
+	wire_expect_drop(test, &m, sizeof(m));
+	/* No such slot, and zero. */
+	m.dst_ep = cpu_to_le64(0xdeadbeefULL);
+	wire_expect_drop(test, &m, sizeof(m));
+	m.dst_ep = 0;
+	wire_expect_drop(test, &m, sizeof(m));
+	/* From an endpoint that is not sa's peer. */
+	wire_msg(ctx, &m, SCIF_MSG_DISCONNECT);
+	m.src_ep = cpu_to_le64(ctx->sb->id + 1);
+	wire_expect_drop(test, &m, sizeof(m));
+	wire_expect_healthy(test);
+}
+
+static void data_out_of_sequence(struct kunit *test)
+{
+	struct wire_ctx *ctx = test->priv;
+	u8 buf[sizeof(struct scif_wire_msg) + 16] = {};
+	struct scif_wire_msg *m = (void *)buf;
+	char in[8];
+
+	/* Real data first, so that a replay of its offset can be tried. */
+	KUNIT_ASSERT_EQ(test, scif_send(ctx->sb, "1234", 4, SCIF_SEND_BLOCK), 4);
+	scif_sim_settle(ctx->pair);
+	wire_msg(ctx, m, SCIF_MSG_DATA);
+	m->len = cpu_to_le16(16);
+	m->seq = cpu_to_le32(0);		/* a replay */
+	wire_expect_drop(test, m, sizeof(buf));
+	m->seq = cpu_to_le32(100);		/* a gap */
+	wire_expect_drop(test, m, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, scif_recv(ctx->sa, in, 8, 0), 4);
+	wire_expect_healthy(test);
+}
+
+static void data_beyond_credit(struct kunit *test)
+{
+	struct wire_ctx *ctx = test->priv;
+	u8 buf[sizeof(struct scif_wire_msg) + WIRE_CHUNK] = {};
+	struct scif_wire_msg *m = (void *)buf;
+	u8 *fill;
+	u32 seq;
+	int sent;
+
+	/* Fill sa's ring with honest data. */
+	fill = kunit_kzalloc(test, SCIF_RX_RING_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fill);
+	sent = scif_send(ctx->sb, fill, SCIF_RX_RING_SIZE, 0);
+	KUNIT_ASSERT_EQ(test, sent, SCIF_RX_RING_SIZE);
+	scif_sim_settle(ctx->pair);
+	seq = ctx->sb->tx_seq;
+	/* One more chunk at the right offset overflows the ring. */
+	wire_msg(ctx, m, SCIF_MSG_DATA);
+	m->len = cpu_to_le16(WIRE_CHUNK);
+	m->seq = cpu_to_le32(seq);
+	wire_expect_drop(test, m, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, ctx->sa->rx_seq - ctx->sa->rx_read,
+			(u32)SCIF_RX_RING_SIZE);
+	while (scif_recv(ctx->sa, buf, WIRE_CHUNK, 0) > 0)
+		;
+	wire_expect_healthy(test);
+}
+
+static void credit_forged_and_replayed(struct kunit *test)
+{
+	struct wire_ctx *ctx = test->priv;
+	struct scif_wire_msg m;
+	char c;
+
+	/* sa has sent nothing: any credit claims more than is in flight. */
+	wire_msg(ctx, &m, SCIF_MSG_CREDIT);
+	m.arg = cpu_to_le32(1);
+	wire_expect_drop(test, &m, sizeof(m));
+	/* After a real exchange the same credit again is a replay. */
+	KUNIT_ASSERT_EQ(test, scif_send(ctx->sa, "x", 1, SCIF_SEND_BLOCK), 1);
+	KUNIT_ASSERT_EQ(test, scif_recv(ctx->sb, &c, 1, SCIF_RECV_BLOCK), 1);
+	scif_sim_settle(ctx->pair);
+	KUNIT_EXPECT_EQ(test, ctx->sa->tx_acked, 1U);
+	wire_expect_drop(test, &m, sizeof(m));
+	m.arg = cpu_to_le32(0x80000000);
+	wire_expect_drop(test, &m, sizeof(m));
+	wire_expect_healthy(test);
+}
+
+static void accept_replayed_and_stray(struct kunit *test)
+{
+	struct wire_ctx *ctx = test->priv;
+	struct scif_wire_msg m;
+	scif_epd_t e;
+
+	/* The ACCEPT that connected sa's peer, sent again towards... sa. */
+	scif_msg_init(&m, SCIF_MSG_ACCEPT, ctx->sb->id, ctx->sa->id,
+		      ctx->sa->peer.port, ctx->sa->port, SCIF_RX_RING_SIZE);
+	wire_expect_drop(test, &m, sizeof(m));
+	/* An ACCEPT for an endpoint that never connected anywhere. */
+	e = scif_instance_open(ctx->a);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_GT(test, scif_bind(e, 0), 0);
+	scif_msg_init(&m, SCIF_MSG_ACCEPT, ctx->sb->id, e->id, 4000, e->port,
+		      SCIF_RX_RING_SIZE);
+	wire_expect_drop(test, &m, sizeof(m));
+	KUNIT_EXPECT_EQ(test, e->state, SCIF_EP_BOUND);
+	/* A ring size out of bounds. */
+	scif_msg_init(&m, SCIF_MSG_ACCEPT, ctx->sb->id, e->id, 4000, e->port,
+		      SCIF_WIRE_RING_MAX + 1);
+	wire_expect_drop(test, &m, sizeof(m));
+	scif_close(e);
+	wire_expect_healthy(test);
+}
+
+static void reject_out_of_state(struct kunit *test)
+{
+	struct wire_ctx *ctx = test->priv;
+	struct scif_wire_msg m;
+
+	/* sa is connected, not connecting. */
+	scif_msg_init(&m, SCIF_MSG_REJECT, 0, ctx->sa->id, ctx->sa->peer.port,
+		      ctx->sa->port, ECONNREFUSED);
+	wire_expect_drop(test, &m, sizeof(m));
+	/* Only ECONNREFUSED is a reason. */
+	m.arg = cpu_to_le32(EPERM);
+	wire_expect_drop(test, &m, sizeof(m));
+	wire_expect_healthy(test);
+}
+
+static void connreq_malformed_and_replayed(struct kunit *test)
+{
+	struct wire_ctx *ctx = test->priv;
+	struct scif_wire_msg m;
+
+	/* Port 0 on either side, a dst_ep, absurd ring sizes. */
+	scif_msg_init(&m, SCIF_MSG_CONNREQ, 0x100000001ULL, 0, 4000, 0,
+		      SCIF_RX_RING_SIZE);
+	wire_expect_drop(test, &m, sizeof(m));
+	scif_msg_init(&m, SCIF_MSG_CONNREQ, 0x100000001ULL, 0, 0, ctx->lport,
+		      SCIF_RX_RING_SIZE);
+	wire_expect_drop(test, &m, sizeof(m));
+	scif_msg_init(&m, SCIF_MSG_CONNREQ, 0x100000001ULL, 5, 4000,
+		      ctx->lport, SCIF_RX_RING_SIZE);
+	wire_expect_drop(test, &m, sizeof(m));
+	scif_msg_init(&m, SCIF_MSG_CONNREQ, 0x100000001ULL, 0, 4000,
+		      ctx->lport, 1);
+	wire_expect_drop(test, &m, sizeof(m));
+	/* A good request is queued once; the same one again is a replay. */
+	scif_msg_init(&m, SCIF_MSG_CONNREQ, 0x100000001ULL, 0, 4000,
+		      ctx->lport, SCIF_RX_RING_SIZE);
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->pair, ctx->a, &m,
+					      sizeof(m)), 0);
+	scif_sim_settle(ctx->pair);
+	KUNIT_EXPECT_EQ(test, ctx->l->nreq, 1);
+	wire_expect_drop(test, &m, sizeof(m));
+	KUNIT_EXPECT_EQ(test, ctx->l->nreq, 1);
+	wire_expect_healthy(test);
+}
+
+static void disconnect_replayed(struct kunit *test)
+{
+	struct wire_ctx *ctx = test->priv;
+	struct scif_wire_msg m;
+
+	wire_msg(ctx, &m, SCIF_MSG_DISCONNECT);
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->pair, ctx->a, &m,
+					      sizeof(m)), 0);
+	scif_sim_settle(ctx->pair);
+	KUNIT_EXPECT_EQ(test, ctx->sa->state, SCIF_EP_DISCONNECTED);
+	/* Once is a reset; twice is out of state. */
+	wire_expect_drop(test, &m, sizeof(m));
+	KUNIT_EXPECT_EQ(test, scif_send(ctx->sa, "x", 1, 0), -ECONNRESET);
+}
+
+static struct kunit_case scif_wire_cases[] = {
+	KUNIT_CASE(truncated),
+	KUNIT_CASE(malformed_header),
+	KUNIT_CASE(bad_endpoint_ids),
+	KUNIT_CASE(data_out_of_sequence),
+	KUNIT_CASE(data_beyond_credit),
+	KUNIT_CASE(credit_forged_and_replayed),
+	KUNIT_CASE(accept_replayed_and_stray),
+	KUNIT_CASE(reject_out_of_state),
+	KUNIT_CASE(connreq_malformed_and_replayed),
+	KUNIT_CASE(disconnect_replayed),
+	{}
+};
+
+static struct kunit_suite scif_wire_suite = {
+	.name = "scif_wire",
+	.init = wire_init,
+	.exit = wire_exit,
+	.test_cases = scif_wire_cases,
+};
+
+kunit_test_suite(scif_wire_suite);
+
+MODULE_DESCRIPTION("KUnit tests for SCIF wire protocol robustness");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(SCIF_KUNIT);
