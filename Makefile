@@ -10,6 +10,7 @@
 #   make checkpatch      checkpatch.pl --strict over every C source
 #   make check           everything CI runs; ends with "N passed, N failed"
 #   make demo            boot guests and show SCIF working
+#   make bench-ntb       physical limits of the emulated NTB (a table)
 
 KDIR ?=
 W ?= 1
@@ -18,7 +19,7 @@ W ?= 1
 # not need a kernel never trigger a kernel build.
 kdir = kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/build-kernel) || exit 1
 
-.PHONY: all modules clean sparse checkpatch check demo kernel
+.PHONY: all modules clean sparse checkpatch check demo kernel bench-ntb
 
 all: modules
 
@@ -29,7 +30,7 @@ kernel:
 	@scripts/build-kernel
 
 sparse:
-	@$(kdir); $(MAKE) -C "$$kdir" M=$(CURDIR) W=$(W) C=2 CHECK=sparse \
+	@mkdir -p build; $(kdir); $(MAKE) -C "$$kdir" M=$(CURDIR) W=$(W) C=2 CHECK=sparse \
 		modules 2>&1 | tee build/sparse.log; \
 	! grep -E '(warning|error):' build/sparse.log
 
@@ -41,6 +42,9 @@ check:
 
 demo:
 	@scripts/demo
+
+bench-ntb:
+	@scripts/bench-ntb
 
 clean:
 	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/build-kernel 2>/dev/null) && \

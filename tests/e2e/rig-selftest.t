@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The rig must fail loudly: a failing command, a kernel panic, a WARN, a
+# hung guest and truncated KTAP must each give a non-zero exit and a reason.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/common.sh"
+fail=0
+
+expect_fail() {
+	local what=$1 reason=$2
+	shift 2
+	local out
+	out=$("$@" 2>&1)
+	if [ $? = 0 ]; then
+		echo "FAIL: $what: the run passed"
+		fail=1
+	elif ! grep -q -- "$reason" <<<"$out"; then
+		echo "FAIL: $what: reason '$reason' not given"
+		echo "$out" | tail -n 5
+		fail=1
+	else
+		echo "ok: $what -> $(grep -m1 -- "$reason" <<<"$out")"
+	fi
+}
+
+cl="$top/scripts/cluster -n 1 --modules scif --smp 1"
+expect_fail "command exits 3" "command exited 3" $cl -- sh -c 'exit 3'
+expect_fail "kernel WARN" "kernel report" $cl -- sh -c 'modprobe lkdtm && echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT'
+expect_fail "kernel panic" "did not finish" $cl -- sh -c 'echo c > /proc/sysrq-trigger'
+expect_fail "hung guest" "timeout" $cl --timeout 30 -- sleep 600
+expect_fail "bad -n" "usage" "$top/scripts/cluster" -n 9 -- true
+expect_fail "missing --copy file" "no such file" $cl --copy /nonexistent -- true
+
+# kunit.py must reject truncated KTAP.
+ksrc=$(scif_ksrc)
+tmp=$(mktemp)
+printf 'KTAP version 1\n1..2\n    KTAP version 1\n    # Subtest: x\n    1..3\n    ok 1 a\n' >"$tmp"
+if python3 "$ksrc/tools/testing/kunit/kunit.py" parse "$tmp" >/dev/null 2>&1; then
+	echo "FAIL: truncated KTAP parsed as a pass"
+	fail=1
+else
+	echo "ok: truncated KTAP rejected"
+fi
+rm -f "$tmp"
+exit $fail
