@@ -7,6 +7,7 @@
 
 #include <linux/atomic.h>
 #include <linux/device.h>
+#include <linux/rcupdate.h>
 #include <linux/rwsem.h>
 #include <linux/scif.h>
 #include <linux/types.h>
@@ -41,19 +42,23 @@ struct scif_node_stats {
 /**
  * struct scif_node - a node reachable from an instance (itself included)
  * @id: the node id
- * @link: the transport reaching it; valid while the node is in the table
+ * @link: the transport reaching it; used under &scif_instance.nodes_rwsem
+ * @max_data: copy of the link's chunk size, readable under RCU
  * @spdev: its device on the instance's bus
  * @stats: message counters
+ * @rcu: frees the node after an RCU grace period
  *
- * Nodes are created by scif_node_add() and freed by scif_node_remove(),
- * both under &scif_instance.nodes_rwsem held for writing. Everybody else
- * uses a node only with that semaphore held for reading.
+ * Nodes are inserted and erased under &scif_instance.nodes_rwsem held for
+ * writing. Users of @link hold it for reading; users of @id, @max_data and
+ * @stats may instead hold the RCU read lock.
  */
 struct scif_node {
 	u16 id;
 	struct scif_link *link;
+	size_t max_data;
 	struct scif_peer_dev *spdev;
 	struct scif_node_stats stats;
+	struct rcu_head rcu;
 };
 
 /**

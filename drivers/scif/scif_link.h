@@ -48,5 +48,7 @@ int scif_node_add(struct scif_instance *si, u16 node, struct scif_link *link);
 void scif_node_remove(struct scif_instance *si, u16 node);
 void scif_node_rx(struct scif_instance *si, u16 node, const void *buf,
 		  size_t size);
+void scif_node_rx_parts(struct scif_instance *si, u16 node, const void *buf,
+			size_t size, const void *data, size_t len);
 
 #endif /* SCIF_LINK_H */

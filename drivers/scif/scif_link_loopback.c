@@ -31,6 +31,7 @@ int scif_loopback_create(struct scif_instance *si)
 	if (!lq)
 		return -ENOMEM;
 	scif_link_queue_init(lq, si, si->self, SCIF_LOOPBACK_CHUNK);
+	lq->inline_rx = true;
 	ret = scif_node_add(si, si->self, &lq->link);
 	if (ret) {
 		kfree(lq);

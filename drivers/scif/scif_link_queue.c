@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * In-memory link queues: every message sent is copied into a packet and
- * delivered later by a work item, so the sender never runs the receiver's
- * handlers in its own context, exactly as with a real transport.
+ * In-memory link queues: a message sent is copied into a packet and
+ * delivered later by a work item, in order, as with a real transport. A
+ * queue may allow stream data and credits to be delivered in the sender's
+ * context while nothing else is pending (see &scif_link_queue.inline_rx).
  */
 #include <linux/errno.h>
 #include <linux/sched.h>
@@ -41,6 +42,9 @@ static void scif_link_queue_work(struct work_struct *work)
 			return;
 		scif_node_rx(lq->dst, lq->from, pkt->buf, pkt->size);
 		kfree(pkt);
+		spin_lock(&lq->lock);
+		lq->pending--;
+		spin_unlock(&lq->lock);
 		cond_resched();
 	}
 }
@@ -72,6 +76,7 @@ int scif_link_queue_push(struct scif_link_queue *lq, const void *buf,
 		return -ENODEV;
 	}
 	list_add_tail(&pkt->list, &lq->pkts);
+	lq->pending++;
 	queue_work(system_wq, &lq->work);
 	spin_unlock(&lq->lock);
 	return 0;
@@ -84,7 +89,20 @@ static int scif_link_queue_send(struct scif_link *link,
 	struct scif_link_queue *lq = container_of(link, struct scif_link_queue,
 						  link);
 	struct scif_pkt *pkt;
+	bool direct = false;
 
+	if (lq->inline_rx && (msg->type == SCIF_MSG_DATA ||
+			      msg->type == SCIF_MSG_CREDIT)) {
+		/* Nothing sent earlier may still be on its way. */
+		spin_lock(&lq->lock);
+		direct = !lq->dead && !lq->pending;
+		spin_unlock(&lq->lock);
+	}
+	if (direct) {
+		scif_node_rx_parts(lq->dst, lq->from, msg, sizeof(*msg), data,
+				   len);
+		return 0;
+	}
 	pkt = kmalloc(struct_size(pkt, buf, sizeof(*msg) + len), GFP_KERNEL);
 	if (!pkt)
 		return -ENOMEM;
@@ -99,6 +117,7 @@ static int scif_link_queue_send(struct scif_link *link,
 		return -ENODEV;
 	}
 	list_add_tail(&pkt->list, &lq->pkts);
+	lq->pending++;
 	queue_work(system_wq, &lq->work);
 	spin_unlock(&lq->lock);
 	return 0;
@@ -126,7 +145,9 @@ void scif_link_queue_init(struct scif_link_queue *lq,
 	lq->from = from;
 	spin_lock_init(&lq->lock);
 	INIT_LIST_HEAD(&lq->pkts);
+	lq->pending = 0;
 	lq->dead = false;
+	lq->inline_rx = false;
 	INIT_WORK(&lq->work, scif_link_queue_work);
 }
 

@@ -17,9 +17,14 @@
  * @link: the link the sending instance uses; its send queues a copy
  * @dst: the instance that receives
  * @from: the node id under which @dst sees the sender
- * @lock: protects @pkts and @dead
+ * @lock: protects @pkts, @pending and @dead
  * @pkts: messages not yet delivered, oldest first
+ * @pending: messages queued or being delivered by @work
  * @dead: set when the queue is stopped; sends then fail with -ENODEV
+ * @inline_rx: deliver DATA and CREDIT in the sender's context when nothing
+ *	       is pending, as a shared-memory ring would make them visible
+ *	       at once (loopback only: those handlers never send, so no
+ *	       delivery nests inside another)
  * @work: delivers @pkts to @dst, one at a time and in order, in process
  *	  context (a work item never runs concurrently with itself)
  */
@@ -29,7 +34,9 @@ struct scif_link_queue {
 	u16 from;
 	spinlock_t lock;	/* @pkts, @dead */
 	struct list_head pkts;
+	unsigned int pending;
 	bool dead;
+	bool inline_rx;
 	struct work_struct work;
 };
 

@@ -68,41 +68,39 @@ static int scif_msg_dispatch(struct scif_instance *si, u16 node,
 }
 
 /**
- * scif_node_rx() - process one message received from a node
+ * scif_node_rx_parts() - process one message whose data lies elsewhere
  * @si: the receiving instance
  * @node: the node the link says it came from
- * @buf: the message, followed by its data
- * @size: number of bytes at @buf, as the link received them
+ * @buf: the message as received
+ * @size: number of bytes at @buf
+ * @data: the data that followed it
+ * @len: number of bytes at @data
  *
- * Called by transports in process context, one message at a time per link
- * and in the order sent. @buf is only read during the call.
+ * As scif_node_rx(), for transports that hold header and data apart.
  */
-void scif_node_rx(struct scif_instance *si, u16 node, const void *buf,
-		  size_t size)
+void scif_node_rx_parts(struct scif_instance *si, u16 node, const void *buf,
+			size_t size, const void *data, size_t len)
 {
 	struct scif_wire_msg msg;
-	size_t len;
 	int ret;
 
-	if (size < sizeof(msg)) {
+	if (size != sizeof(msg)) {
 		ret = -EMSGSIZE;
 		goto drop;
 	}
 	/* Work on a private copy: the buffer may be peer-writable memory. */
 	memcpy(&msg, buf, sizeof(msg));
-	len = le16_to_cpu(msg.len);
 	if (msg.version != SCIF_WIRE_VERSION) {
 		ret = -EPROTONOSUPPORT;
 		goto drop;
 	}
-	if (len != size - sizeof(msg) || len > SCIF_WIRE_DATA_MAX ||
+	if (le16_to_cpu(msg.len) != len || len > SCIF_WIRE_DATA_MAX ||
 	    len > scif_node_max_data(si, node) ||
 	    memchr_inv(msg.rsvd, 0, sizeof(msg.rsvd))) {
 		ret = -EBADMSG;
 		goto drop;
 	}
-	ret = scif_msg_dispatch(si, node, &msg, (const u8 *)buf + sizeof(msg),
-				len);
+	ret = scif_msg_dispatch(si, node, &msg, data, len);
 	if (ret)
 		goto drop;
 	scif_node_count_rx(si, node);
@@ -117,6 +115,25 @@ drop:
 	}
 	pr_warn_ratelimited("scif %s: dropped message (type %u, %zu bytes) from node %u: %d\n",
 			    si->name, size >= 2 ? ((const u8 *)buf)[1] : 0,
-			    size, node, ret);
+			    size + len, node, ret);
+}
+
+/**
+ * scif_node_rx() - process one message received from a node
+ * @si: the receiving instance
+ * @node: the node the link says it came from
+ * @buf: the message, followed by its data
+ * @size: number of bytes at @buf, as the link received them
+ *
+ * Called by transports in process context, in the order sent. @buf is only
+ * read during the call.
+ */
+void scif_node_rx(struct scif_instance *si, u16 node, const void *buf,
+		  size_t size)
+{
+	size_t hdr = min(size, sizeof(struct scif_wire_msg));
+
+	scif_node_rx_parts(si, node, buf, hdr, (const u8 *)buf + hdr,
+			   size - hdr);
 }
 EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_node_rx);

@@ -4,9 +4,12 @@
  *
  * A transport adds a node when its peer becomes reachable and removes it
  * when the peer is lost. Removal fails every connection and connect in
- * flight towards the node and takes its device off the bus. The table and
- * every node's link are used under nodes_rwsem held for reading, including
- * across a send, so a link is never torn down under a sender.
+ * flight towards the node and takes its device off the bus. A node's link
+ * is used under nodes_rwsem held for reading, including across a send, so a
+ * link is never torn down under a sender. Lookups that only read a node's
+ * counters or chunk size use RCU instead, so that a receive path running
+ * inside a send (the loopback link delivers data inline) never takes the
+ * semaphore twice.
  */
 #include <linux/errno.h>
 #include <linux/slab.h>
@@ -17,7 +20,7 @@
 #include "scif_link.h"
 #include "scif_wire.h"
 
-/* The node with id @node, or NULL; nodes_rwsem is held. */
+/* The node with id @node, or NULL; nodes_rwsem or the RCU read lock is held. */
 static struct scif_node *scif_node_get(struct scif_instance *si, u16 node)
 {
 	return xa_load(&si->nodes, node);
@@ -34,9 +37,9 @@ bool scif_node_online(struct scif_instance *si, u16 node)
 {
 	bool ret;
 
-	down_read(&si->nodes_rwsem);
+	rcu_read_lock();
 	ret = scif_node_get(si, node);
-	up_read(&si->nodes_rwsem);
+	rcu_read_unlock();
 	return ret;
 }
 
@@ -52,11 +55,11 @@ size_t scif_node_max_data(struct scif_instance *si, u16 node)
 	struct scif_node *n;
 	size_t ret = 0;
 
-	down_read(&si->nodes_rwsem);
+	rcu_read_lock();
 	n = scif_node_get(si, node);
 	if (n)
-		ret = n->link->max_data;
-	up_read(&si->nodes_rwsem);
+		ret = n->max_data;
+	rcu_read_unlock();
 	return ret;
 }
 
@@ -106,11 +109,11 @@ void scif_node_count_drop(struct scif_instance *si, u16 node)
 {
 	struct scif_node *n;
 
-	down_read(&si->nodes_rwsem);
+	rcu_read_lock();
 	n = scif_node_get(si, node);
 	if (n)
 		atomic64_inc(&n->stats.rx_drops);
-	up_read(&si->nodes_rwsem);
+	rcu_read_unlock();
 }
 
 /**
@@ -122,11 +125,11 @@ void scif_node_count_rx(struct scif_instance *si, u16 node)
 {
 	struct scif_node *n;
 
-	down_read(&si->nodes_rwsem);
+	rcu_read_lock();
 	n = scif_node_get(si, node);
 	if (n)
 		atomic64_inc(&n->stats.rx_msgs);
-	up_read(&si->nodes_rwsem);
+	rcu_read_unlock();
 }
 
 /**
@@ -141,7 +144,7 @@ void scif_node_stats(struct scif_instance *si, u16 node,
 	struct scif_node *n;
 
 	memset(out, 0, sizeof(*out));
-	down_read(&si->nodes_rwsem);
+	rcu_read_lock();
 	n = scif_node_get(si, node);
 	if (n) {
 		atomic64_set(&out->tx_msgs, atomic64_read(&n->stats.tx_msgs));
@@ -150,7 +153,7 @@ void scif_node_stats(struct scif_instance *si, u16 node,
 		atomic64_set(&out->rx_drops,
 			     atomic64_read(&n->stats.rx_drops));
 	}
-	up_read(&si->nodes_rwsem);
+	rcu_read_unlock();
 }
 EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_node_stats);
 
@@ -180,6 +183,7 @@ int scif_node_add(struct scif_instance *si, u16 node, struct scif_link *link)
 		return -ENOMEM;
 	n->id = node;
 	n->link = link;
+	n->max_data = link->max_data;
 	down_write(&si->nodes_rwsem);
 	ret = xa_insert(&si->nodes, node, n, GFP_KERNEL);
 	up_write(&si->nodes_rwsem);
@@ -219,7 +223,8 @@ void scif_node_remove(struct scif_instance *si, u16 node)
 		scif_ep_put(ep);
 	}
 	scif_peer_dev_remove(n);
-	kfree(n);
+	/* Counters and chunk size are read under RCU only. */
+	kfree_rcu(n, rcu);
 }
 EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_node_remove);
 
