@@ -101,6 +101,52 @@ static void connect_and_stream_across(struct kunit *test)
 	vfree(in);
 }
 
+struct node_xfer {
+	scif_epd_t epd;
+	u8 *buf;
+	int len;
+};
+
+static int node_kt_send(void *arg)
+{
+	struct node_xfer *x = arg;
+
+	return scif_send(x->epd, x->buf, x->len, SCIF_SEND_BLOCK);
+}
+
+/* A blocking stream many times the ring, cut into 512-byte chunks. */
+static void blocking_stream_across(struct kunit *test)
+{
+	struct node_ctx *ctx = test->priv;
+	int len = 300000, i, got;
+	struct scif_kt_call call;
+	struct node_xfer x;
+	scif_epd_t c, s;
+	u8 *in;
+
+	scif_kt_pair(test, ctx->b, ctx->a, 0, &c, &s);
+	x.epd = c;
+	x.len = len;
+	x.buf = vmalloc(len);
+	in = vzalloc(len);
+	KUNIT_ASSERT_NOT_NULL(test, x.buf);
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	for (i = 0; i < len; i++)
+		x.buf[i] = i * 13 + (i >> 9);
+	KUNIT_ASSERT_EQ(test, scif_kt_start(&call, node_kt_send, &x), 0);
+	got = scif_recv(s, in, len, SCIF_RECV_BLOCK);
+	if (got != len)
+		scif_epd_flush(c);
+	KUNIT_ASSERT_TRUE(test, scif_kt_join(&call, 60000));
+	KUNIT_EXPECT_EQ(test, got, len);
+	KUNIT_EXPECT_EQ(test, call.ret, len);
+	KUNIT_EXPECT_EQ(test, memcmp(in, x.buf, len), 0);
+	scif_close(c);
+	scif_close(s);
+	vfree(x.buf);
+	vfree(in);
+}
+
 static void connect_refused_across(struct kunit *test)
 {
 	struct node_ctx *ctx = test->priv;
@@ -255,6 +301,7 @@ static void client_probe_and_remove(struct kunit *test)
 static struct kunit_case scif_node_cases[] = {
 	KUNIT_CASE(node_ids_list_both),
 	KUNIT_CASE(connect_and_stream_across),
+	KUNIT_CASE(blocking_stream_across),
 	KUNIT_CASE(connect_refused_across),
 	KUNIT_CASE(node_loss_resets_connections),
 	KUNIT_CASE(connect_to_lost_node_enodev),
