@@ -15,7 +15,7 @@
 
 #include "ntb_ivshmem.h"
 
-unsigned int ivn_hb_period_ms = 100;
+unsigned int ivn_hb_period_ms = 50;
 module_param_named(hb_period_ms, ivn_hb_period_ms, uint, 0444);
 MODULE_PARM_DESC(hb_period_ms, "Heartbeat period (ms)");
 
