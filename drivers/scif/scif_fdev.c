@@ -21,14 +21,18 @@
  *   the size, differ too. compat_ioctl converts those layouts.
  */
 #include <linux/compat.h>
+#include <linux/fdtable.h>
 #include <linux/fs.h>
+#include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
 #include <linux/scif.h>
 #include <linux/sizes.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/uaccess.h>
 #include <uapi/linux/scif_ioctl.h>
 
@@ -47,12 +51,43 @@
  * @epd: the file's endpoint; fixed once @used is set
  * @used: set (with release semantics) when anybody obtained @epd; from then
  *	  on @epd is read without the lock
+ * @ops_lock: protects @ops
+ * @ops: requests in progress on the file (&struct scif_fdev_op)
  */
 struct scif_fdev_file {
 	struct mutex lock;	/* see above: swap vs. first use */
 	scif_epd_t epd;
 	bool used;
+	spinlock_t ops_lock;	/* protects @ops */
+	struct list_head ops;
 };
+
+/*
+ * A request in progress on a file, and the descriptor table it came from.
+ * close() interrupts only the requests of the process (descriptor table)
+ * that closes: a child closing its inherited copy after fork() must not
+ * disturb the parent.
+ */
+struct scif_fdev_op {
+	struct list_head node;
+	fl_owner_t owner;
+};
+
+static void scif_fdev_op_begin(struct scif_fdev_file *f,
+			       struct scif_fdev_op *op)
+{
+	op->owner = current->files;
+	spin_lock(&f->ops_lock);
+	list_add(&op->node, &f->ops);
+	spin_unlock(&f->ops_lock);
+}
+
+static void scif_fdev_op_end(struct scif_fdev_file *f, struct scif_fdev_op *op)
+{
+	spin_lock(&f->ops_lock);
+	list_del(&op->node);
+	spin_unlock(&f->ops_lock);
+}
 
 /* The endpoint of @f; after this call it can no longer be swapped. */
 static scif_epd_t scif_fdev_epd(struct scif_fdev_file *f)
@@ -78,6 +113,8 @@ static int scif_fdev_open(struct inode *inode, struct file *file)
 	if (!f)
 		return -ENOMEM;
 	mutex_init(&f->lock);
+	spin_lock_init(&f->ops_lock);
+	INIT_LIST_HEAD(&f->ops);
 	f->epd = scif_open();
 	if (!f->epd) {
 		kfree(f);
@@ -97,12 +134,26 @@ static int scif_fdev_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* Called on every close() of a descriptor: wake whoever waits on the file. */
+/*
+ * Called on every close() of a descriptor: if threads sharing the closing
+ * descriptor table are blocked in a request on this file, wake them.
+ */
 static int scif_fdev_flush(struct file *file, fl_owner_t id)
 {
 	struct scif_fdev_file *f = file->private_data;
+	struct scif_fdev_op *op;
+	bool mine = false;
 
-	scif_epd_flush(scif_fdev_epd(f));
+	spin_lock(&f->ops_lock);
+	list_for_each_entry(op, &f->ops, node) {
+		if (op->owner == id) {
+			mine = true;
+			break;
+		}
+	}
+	spin_unlock(&f->ops_lock);
+	if (mine)
+		scif_epd_flush(scif_fdev_epd(f));
 	return 0;
 }
 
@@ -334,8 +385,8 @@ static long scif_fdev_common(struct file *file, unsigned int cmd,
 	return -ENOTTY;
 }
 
-static long scif_fdev_ioctl(struct file *file, unsigned int cmd,
-			    unsigned long arg)
+static long scif_fdev_do_ioctl(struct file *file, unsigned int cmd,
+			       unsigned long arg)
 {
 	struct scif_fdev_file *f = file->private_data;
 	void __user *argp = (void __user *)arg;
@@ -361,6 +412,19 @@ static long scif_fdev_ioctl(struct file *file, unsigned int cmd,
 	}
 	}
 	return scif_fdev_common(file, cmd, arg, argp);
+}
+
+static long scif_fdev_ioctl(struct file *file, unsigned int cmd,
+			    unsigned long arg)
+{
+	struct scif_fdev_file *f = file->private_data;
+	struct scif_fdev_op op;
+	long ret;
+
+	scif_fdev_op_begin(f, &op);
+	ret = scif_fdev_do_ioctl(file, cmd, arg);
+	scif_fdev_op_end(f, &op);
+	return ret;
 }
 
 #ifdef CONFIG_COMPAT
@@ -391,8 +455,8 @@ static_assert(sizeof(struct scifioctl_node_ids32) == 20);
 static_assert(sizeof(struct scifioctl_connect) == 8);
 static_assert(sizeof(struct scifioctl_accept) == 16);
 
-static long scif_fdev_compat_ioctl(struct file *file, unsigned int cmd,
-				   unsigned long arg)
+static long scif_fdev_do_compat_ioctl(struct file *file, unsigned int cmd,
+				      unsigned long arg)
 {
 	struct scif_fdev_file *f = file->private_data;
 	void __user *argp = compat_ptr(arg);
@@ -428,6 +492,19 @@ static long scif_fdev_compat_ioctl(struct file *file, unsigned int cmd,
 		return scif_fdev_common(file, cmd, arg, NULL);
 	}
 	return scif_fdev_common(file, cmd, (unsigned long)argp, argp);
+}
+
+static long scif_fdev_compat_ioctl(struct file *file, unsigned int cmd,
+				   unsigned long arg)
+{
+	struct scif_fdev_file *f = file->private_data;
+	struct scif_fdev_op op;
+	long ret;
+
+	scif_fdev_op_begin(f, &op);
+	ret = scif_fdev_do_compat_ioctl(file, cmd, arg);
+	scif_fdev_op_end(f, &op);
+	return ret;
 }
 #endif
 

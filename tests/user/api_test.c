@@ -294,7 +294,7 @@ static void test_connected(void)
 
 	/* Receiving into an unmapped buffer fails with EFAULT. */
 	EXPECT_EQ(scif_send(b, buf, 4, SCIF_SEND_BLOCK), 4);
-	EXPECT_ERR(scif_recv(a, bad_ptr, 4, 0), EFAULT);
+	EXPECT_ERR(scif_recv(a, bad_ptr, 4, SCIF_RECV_BLOCK), EFAULT);
 
 	/* out_len reports the count through the raw request too. */
 	memset(&msg, 0, sizeof(msg));
