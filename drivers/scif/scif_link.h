@@ -12,6 +12,7 @@
 
 #include <linux/types.h>
 
+struct device;
 struct scif_instance;
 struct scif_link;
 struct scif_wire_msg;
@@ -37,11 +38,31 @@ struct scif_link_ops {
  * @max_data: largest data payload of one message (at most
  *	      %SCIF_WIRE_DATA_MAX); bulk data is cut into chunks of this size
  * @priv: the transport's own state
+ * @rma_local: RMA addressing of loopback and the KUnit simulated pair: the
+ *	       peer is this very kernel, so the addresses it advertises for its
+ *	       registered pages are local physical addresses (reached through
+ *	       the direct map) and ours are sent to it the same way. The fields
+ *	       below are then unused.
+ * @peer_mem: CPU mapping of the window onto the peer's memory: the peer page
+ *	      it advertises at address A is at @peer_mem + A. NULL (and
+ *	      @rma_local false) means the link offers no RMA.
+ * @peer_mem_dma: bus address of that same window for local DMA engines
+ * @peer_mem_size: size of the window; the peer's addresses must lie below
+ * @dma_dev: the device through which the peer reaches our memory; our pages
+ *	     are DMA-mapped against it and the peer is sent those addresses
+ *
+ * The RMA fields are filled in by the transport before scif_node_add() and
+ * stay constant while the node is online (see Documentation/scif-rma.rst).
  */
 struct scif_link {
 	const struct scif_link_ops *ops;
 	size_t max_data;
 	void *priv;
+	bool rma_local;
+	void __iomem *peer_mem;
+	dma_addr_t peer_mem_dma;
+	resource_size_t peer_mem_size;
+	struct device *dma_dev;
 };
 
 int scif_node_add(struct scif_instance *si, u16 node, struct scif_link *link);

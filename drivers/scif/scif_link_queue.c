@@ -141,6 +141,8 @@ void scif_link_queue_init(struct scif_link_queue *lq,
 	lq->link.ops = &scif_link_queue_ops;
 	lq->link.max_data = max_data;
 	lq->link.priv = lq;
+	/* Both ends live in this kernel: peer addresses are physical. */
+	lq->link.rma_local = true;
 	lq->dst = dst;
 	lq->from = from;
 	spin_lock_init(&lq->lock);
