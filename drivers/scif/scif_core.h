@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
+#include "scif_link.h"
 #include "scif_port.h"
 
 struct dentry;
@@ -107,7 +108,6 @@ struct scif_instance {
 
 struct scif_instance *scif_instance_create(const char *name, u16 self);
 void scif_instance_destroy(struct scif_instance *si);
-struct scif_instance *scif_default_instance(void);
 
 /* scif_node.c */
 bool scif_node_online(struct scif_instance *si, u16 node);

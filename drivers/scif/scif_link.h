@@ -3,9 +3,12 @@
  * SCIF links: the transports that carry wire messages between nodes.
  *
  * The core knows a node only through its link. A transport (loopback, the
- * KUnit simulated pair, later NTB) fills in a &struct scif_link and calls
+ * KUnit simulated pair, NTB) fills in a &struct scif_link and calls
  * scif_node_add() when the peer becomes reachable, scif_node_rx() for every
  * message that arrives and scif_node_remove() when the peer is lost.
+ *
+ * Transports built as modules of their own (scif_ntb.ko) reach these calls
+ * through the SCIF_TRANSPORT symbol namespace of scif.ko.
  */
 #ifndef SCIF_LINK_H
 #define SCIF_LINK_H
@@ -65,6 +68,9 @@ struct scif_link {
 	struct device *dma_dev;
 };
 
+struct scif_instance *scif_default_instance(void);
+int scif_instance_set_self(struct scif_instance *si, u16 self);
+u16 scif_instance_self(struct scif_instance *si);
 int scif_node_add(struct scif_instance *si, u16 node, struct scif_link *link);
 void scif_node_remove(struct scif_instance *si, u16 node);
 void scif_node_rx(struct scif_instance *si, u16 node, const void *buf,

@@ -2,6 +2,7 @@
 /*
  * SCIF module entry: instances, the default instance and /dev/scif.
  */
+#include <linux/export.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -102,6 +103,60 @@ struct scif_instance *scif_default_instance(void)
 {
 	return scif_default;
 }
+EXPORT_SYMBOL_NS_GPL(scif_default_instance, SCIF_TRANSPORT);
+
+/**
+ * scif_instance_self() - the node id of an instance
+ * @si: the instance
+ *
+ * Return: the id under which the instance's node is known to its peers.
+ */
+u16 scif_instance_self(struct scif_instance *si)
+{
+	return READ_ONCE(si->self);
+}
+EXPORT_SYMBOL_NS_GPL(scif_instance_self, SCIF_TRANSPORT);
+
+/* Whether any node other than the instance itself is online. */
+static bool scif_instance_has_peers(struct scif_instance *si)
+{
+	struct scif_node *n;
+	unsigned long id;
+	bool ret = false;
+
+	down_read(&si->nodes_rwsem);
+	xa_for_each(&si->nodes, id, n)
+		ret |= id != si->self;
+	up_read(&si->nodes_rwsem);
+	return ret;
+}
+
+/**
+ * scif_instance_set_self() - give an instance's node another id
+ * @si: the instance
+ * @self: the new id, 0..%SCIF_MAX_NODE_ID
+ *
+ * Transports call this while the instance has no remote node yet, when the
+ * node id is only known from the hardware (the NTB transport derives it
+ * from its port number). Connections of the node to itself are reset.
+ * Callers serialise calls for one instance.
+ *
+ * Return: 0, or -EINVAL (bad id), -EBUSY (a remote node is online), or
+ * -ENOMEM (the node has no loopback link any more).
+ */
+int scif_instance_set_self(struct scif_instance *si, u16 self)
+{
+	if (self > SCIF_MAX_NODE_ID)
+		return -EINVAL;
+	if (self == si->self)
+		return 0;
+	if (scif_instance_has_peers(si))
+		return -EBUSY;
+	scif_loopback_destroy(si);
+	WRITE_ONCE(si->self, self);
+	return scif_loopback_create(si);
+}
+EXPORT_SYMBOL_NS_GPL(scif_instance_set_self, SCIF_TRANSPORT);
 
 static int __init scif_init(void)
 {

@@ -11,6 +11,7 @@
  * an endpoint that is not in the matching state.
  */
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/printk.h>
 #include <linux/string.h>
 
@@ -117,6 +118,7 @@ drop:
 			    si->name, size >= 2 ? ((const u8 *)buf)[1] : 0,
 			    size + len, node, ret);
 }
+EXPORT_SYMBOL_NS_GPL(scif_node_rx_parts, SCIF_TRANSPORT);
 
 /**
  * scif_node_rx() - process one message received from a node
@@ -136,4 +138,4 @@ void scif_node_rx(struct scif_instance *si, u16 node, const void *buf,
 	scif_node_rx_parts(si, node, buf, hdr, (const u8 *)buf + hdr,
 			   size - hdr);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_node_rx);
+EXPORT_SYMBOL_NS_GPL(scif_node_rx, SCIF_TRANSPORT);

@@ -12,6 +12,7 @@
  * semaphore twice.
  */
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/slab.h>
 
 #include "scif_core.h"
@@ -196,7 +197,7 @@ int scif_node_add(struct scif_instance *si, u16 node, struct scif_link *link)
 		pr_warn("scif %s: no device for node %u\n", si->name, node);
 	return 0;
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_node_add);
+EXPORT_SYMBOL_NS_GPL(scif_node_add, SCIF_TRANSPORT);
 
 /**
  * scif_node_remove() - make a node unreachable (its link went down)
@@ -226,7 +227,7 @@ void scif_node_remove(struct scif_instance *si, u16 node)
 	/* Counters and chunk size are read under RCU only. */
 	kfree_rcu(n, rcu);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_node_remove);
+EXPORT_SYMBOL_NS_GPL(scif_node_remove, SCIF_TRANSPORT);
 
 /**
  * scif_instance_node_ids() - list the online nodes of an instance
