@@ -8,6 +8,7 @@
 #                        build for a real host
 #   make sparse          sparse (C=2) over every source; fails on a warning
 #   make checkpatch      checkpatch.pl --strict over every C source
+#   make apidoc          the in-kernel API as reST (build/doc/scif-api.rst)
 #   make check           everything CI runs; ends with "N passed, N failed"
 #   make demo            boot guests and show SCIF working
 #   make bench-ntb       physical limits of the emulated NTB (a table)
@@ -19,7 +20,7 @@ W ?= 1
 # not need a kernel never trigger a kernel build.
 kdir = kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/build-kernel) || exit 1
 
-.PHONY: all modules clean sparse checkpatch check demo kernel bench-ntb
+.PHONY: all modules clean sparse checkpatch check demo kernel bench-ntb apidoc
 
 all: modules
 
@@ -36,6 +37,15 @@ sparse:
 
 checkpatch:
 	@scripts/checkpatch
+
+# The in-kernel API as reST, extracted from the kernel-doc comments.
+apidoc:
+	@mkdir -p build/doc
+	@ksrc=$$(bash -c '. scripts/common.sh; scif_ksrc'); \
+	{ $$ksrc/scripts/kernel-doc -rst include/linux/scif.h && \
+	  $$ksrc/scripts/kernel-doc -rst -export drivers/scif/*.c; } \
+		>build/doc/scif-api.rst 2>/dev/null && \
+	echo "build/doc/scif-api.rst"
 
 check:
 	@scripts/check
