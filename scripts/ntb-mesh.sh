@@ -10,7 +10,9 @@
 # MEM_MB must be a power of two (it becomes a PCI BAR) and at most 2048
 # (guest physical address == RAM file offset only below the PCI hole).
 #
-# NTB_MESH_MAGIC / NTB_MESH_VERSION override the header (bad-input tests).
+# Bad-input tests: SCIF_MESH_CORRUPT=magic or =version writes a header with
+# a wrong magic (0xdeadbeef) or version (99); NTB_MESH_MAGIC /
+# NTB_MESH_VERSION set either field to any value.
 
 NTB_MESH_REGS_SIZE=65536
 NTB_MESH_SLOT_SIZE=4096
@@ -18,14 +20,22 @@ NTB_MESH_SLOT_SIZE=4096
 # mesh_prepare RUNDIR N MEM_MB: create the register region and RAM files.
 mesh_prepare() {
 	local rundir=$1 n=$2 mem=$3 j
+	local magic=${NTB_MESH_MAGIC:-0x4e54564e} version=${NTB_MESH_VERSION:-1}
 
+	case "${SCIF_MESH_CORRUPT:-}" in
+	"") ;;
+	magic) magic=0xdeadbeef ;;
+	version) version=99 ;;
+	*)
+		echo "ntb-mesh: SCIF_MESH_CORRUPT must be magic or version (got $SCIF_MESH_CORRUPT)" >&2
+		return 1 ;;
+	esac
 	if [ "$mem" -gt 2048 ] || [ $((mem & (mem - 1))) -ne 0 ]; then
 		echo "ntb-mesh: guest memory must be a power of two <= 2048 MiB (got $mem)" >&2
 		return 1
 	fi
 	python3 - "$rundir/ntb-regs" "$n" "$mem" "$NTB_MESH_REGS_SIZE" \
-		"$NTB_MESH_SLOT_SIZE" "${NTB_MESH_MAGIC:-0x4e54564e}" \
-		"${NTB_MESH_VERSION:-1}" <<'PY' || return 1
+		"$NTB_MESH_SLOT_SIZE" "$magic" "$version" <<'PY' || return 1
 import struct, sys
 path, n, mem, size, slot, magic, ver = sys.argv[1:]
 n, mem, size, slot = int(n), int(mem), int(size), int(slot)
