@@ -12,6 +12,8 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
+#include "scif_rma.h"
+
 struct scif_instance;
 
 /* Receive ring of every connected endpoint (a power of two). */
@@ -93,7 +95,9 @@ struct scif_conreq {
  * @reset_err: error reported once the queued data of a disconnected endpoint
  *	       is drained (-ECONNRESET, or -ENODEV after node loss)
  * @flush_seq: bumped by scif_epd_flush() to kick out blocked callers
- * @wq: woken on every state, data, credit, request or flush change
+ * @wq: woken on every state, data, credit, request or flush change, and
+ *	by the RMA protocol when the peer answers
+ * @rma: registered memory and RMA state (scif_rma.h)
  */
 struct scif_endpt {
 	struct scif_instance *si;
@@ -125,6 +129,7 @@ struct scif_endpt {
 	int reset_err;
 	unsigned int flush_seq;
 	wait_queue_head_t wq;
+	struct scif_rma_ep rma;
 };
 
 /* scif_epd.c */

@@ -51,6 +51,7 @@ static void scif_ep_release(struct kref *ref)
 {
 	struct scif_endpt *ep = container_of(ref, struct scif_endpt, ref);
 
+	scif_rma_ep_release(ep);
 	kvfree(ep->rx_ring);
 	mutex_destroy(&ep->mutex);
 	mutex_destroy(&ep->send_mutex);
@@ -157,6 +158,7 @@ scif_epd_t scif_instance_open(struct scif_instance *si)
 	spin_lock_init(&ep->lock);
 	INIT_LIST_HEAD(&ep->reqs);
 	init_waitqueue_head(&ep->wq);
+	scif_rma_ep_init(&ep->rma);
 	ep->state = SCIF_EP_UNBOUND;
 
 	xa_lock(&si->eps);
@@ -316,6 +318,8 @@ int scif_close(scif_epd_t epd)
 	if (ret)
 		return ret;
 	si = ep->si;
+	/* While the peer can still answer: windows need its consent. */
+	scif_rma_ep_close(ep);
 	mutex_lock(&ep->mutex);
 	spin_lock(&ep->lock);
 	old = ep->state;

@@ -19,6 +19,7 @@
 #include "scif_endpt.h"
 #include "scif_kunit_export.h"
 #include "scif_link.h"
+#include "scif_rma.h"
 #include "scif_wire.h"
 
 /**
@@ -49,6 +50,8 @@ static int scif_msg_dispatch(struct scif_instance *si, u16 node,
 			     const struct scif_wire_msg *msg, const void *data,
 			     size_t len)
 {
+	if (msg->type >= SCIF_MSG_REG_OPEN && msg->type < SCIF_MSG_NR)
+		return scif_handle_rma(si, node, msg, data, len);
 	if (msg->type != SCIF_MSG_DATA && (len || msg->seq))
 		return -EPROTO;
 	switch (msg->type) {

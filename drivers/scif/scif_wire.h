@@ -3,7 +3,7 @@
  * The SCIF wire format: what one node sends another over a link.
  *
  * Every message is one fixed-size, little-endian &struct scif_wire_msg,
- * optionally followed by @len bytes of stream data (DATA messages only).
+ * optionally followed by @len bytes of data (DATA, REG_OPEN and REG_PAGES).
  * Endpoints are named by 64-bit IDs (slot index and generation), never by
  * addresses. The receiver treats every field as hostile until checked.
  */
@@ -30,6 +30,22 @@
  *		     (modulo 2^32); the space may be refilled
  * @SCIF_MSG_DISCONNECT: @src_ep closed (or never existed); its peer
  *			 @dst_ep is reset
+ * @SCIF_MSG_REG_OPEN: @src_ep registers its window @arg; the data is one
+ *		       &struct scif_wire_reg
+ * @SCIF_MSG_REG_PAGES: page addresses of window @arg: @len / 8 __le64
+ *			values, the first being page @seq of the window.
+ *			Pages arrive in order; the last one completes the
+ *			window, and the receiver answers with REG_ACK.
+ * @SCIF_MSG_REG_ACK: window @arg of @dst_ep is known to the peer (@seq 0)
+ *		      or was refused (@seq the positive errno)
+ * @SCIF_MSG_UNREG: @src_ep unregistered its window @arg
+ * @SCIF_MSG_UNREG_ACK: window @arg of @dst_ep is no longer used by the peer
+ * @SCIF_MSG_RMA_CLOSE: @src_ep is closing: it will not touch any window of
+ *			@dst_ep again, and asks it to drop its windows
+ * @SCIF_MSG_RMA_CLOSE_ACK: the peer dropped every window of @dst_ep
+ * @SCIF_MSG_FENCE_REQ: mark the RMAs of @dst_ep in flight; answer with
+ *			FENCE_DONE carrying the same @arg once they completed
+ * @SCIF_MSG_FENCE_DONE: the RMAs marked for token @arg have completed
  * @SCIF_MSG_NR: number of types, not a type
  */
 enum scif_msg_type {
@@ -39,6 +55,15 @@ enum scif_msg_type {
 	SCIF_MSG_DATA,
 	SCIF_MSG_CREDIT,
 	SCIF_MSG_DISCONNECT,
+	SCIF_MSG_REG_OPEN,
+	SCIF_MSG_REG_PAGES,
+	SCIF_MSG_REG_ACK,
+	SCIF_MSG_UNREG,
+	SCIF_MSG_UNREG_ACK,
+	SCIF_MSG_RMA_CLOSE,
+	SCIF_MSG_RMA_CLOSE_ACK,
+	SCIF_MSG_FENCE_REQ,
+	SCIF_MSG_FENCE_DONE,
 	SCIF_MSG_NR,
 };
 
@@ -66,6 +91,20 @@ struct scif_wire_msg {
 	__le16 dst_port;
 	__le32 arg;
 	u8 rsvd[32];
+};
+
+/**
+ * struct scif_wire_reg - data of a REG_OPEN message
+ * @offset: first byte of the window in the sender's registered address space
+ * @nr_pages: length of the window in pages
+ * @prot: %SCIF_PROT_READ / %SCIF_PROT_WRITE
+ * @rsvd: must be zero
+ */
+struct scif_wire_reg {
+	__le64 offset;
+	__le64 nr_pages;
+	__le32 prot;
+	__le32 rsvd;
 };
 
 #define SCIF_WIRE_MSG_SIZE	64

@@ -144,6 +144,27 @@ int scif_recv(scif_epd_t epd, void *msg, int len, int flags);
 int scif_poll(struct scif_pollepd *epds, unsigned int nepds, long timeout);
 int scif_get_node_ids(u16 *nodes, int len, u16 *self);
 int scif_client_register(struct scif_client *client);
+off_t scif_register(scif_epd_t epd, void *addr, size_t len, off_t offset,
+		    int prot_flags, int map_flags);
+int scif_unregister(scif_epd_t epd, off_t offset, size_t len);
+int scif_pin_pages(void *addr, size_t len, int prot_flags, int map_flags,
+		   scif_pinned_pages_t *pinned_pages);
+int scif_unpin_pages(scif_pinned_pages_t pinned_pages);
+off_t scif_register_pinned_pages(scif_epd_t epd,
+				 scif_pinned_pages_t pinned_pages,
+				 off_t offset, int map_flags);
+int scif_readfrom(scif_epd_t epd, off_t loffset, size_t len, off_t roffset,
+		  int rma_flags);
+int scif_writeto(scif_epd_t epd, off_t loffset, size_t len, off_t roffset,
+		 int rma_flags);
+int scif_vreadfrom(scif_epd_t epd, void *addr, size_t len, off_t roffset,
+		   int rma_flags);
+int scif_vwriteto(scif_epd_t epd, void *addr, size_t len, off_t roffset,
+		  int rma_flags);
+int scif_fence_mark(scif_epd_t epd, int flags, int *mark);
+int scif_fence_wait(scif_epd_t epd, int mark);
+int scif_fence_signal(scif_epd_t epd, off_t loff, u64 lval, off_t roff,
+		      u64 rval, int flags);
 void scif_client_unregister(struct scif_client *client);
 
 #endif /* __SCIF_H__ */

@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF registration: scif_register(), scif_register_pinned_pages(),
+ * scif_unregister(), and the RMA side of closing an endpoint.
+ *
+ * A new window enters our tree as REGISTERING, is advertised to the peer
+ * (REG_OPEN, then its page addresses in REG_PAGES chunks no larger than the
+ * link carries), and becomes ACTIVE when the peer acknowledges it. An
+ * unregistered window turns UNREGISTERING at once (no new RMA finds it) but
+ * keeps its offsets and its pages until the peer confirms with UNREG_ACK
+ * that it dropped the window and no RMA of its own still uses it.
+ *
+ * Closing: an endpoint with local windows tells the peer (RMA_CLOSE) after
+ * its own RMAs drained, and waits a bounded time for RMA_CLOSE_ACK before
+ * unpinning; a peer that is gone (disconnected, node lost) needs no answer.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/slab.h>
+
+#include "scif_core.h"
+#include "scif_endpt.h"
+#include "scif_kunit_export.h"
+#include "scif_link.h"
+#include "scif_rma.h"
+#include "scif_wire.h"
+
+/**
+ * scif_rma_ep_usable() - whether RMA calls may proceed on an endpoint
+ * @ep: the endpoint
+ *
+ * Return: 0, or the errno the spec gives for the endpoint's state:
+ * -ENOTCONN (never connected), -ECONNRESET (the peer closed), -ENODEV (its
+ * node was lost), -EBADF (closed).
+ */
+int scif_rma_ep_usable(struct scif_endpt *ep)
+{
+	int ret;
+
+	spin_lock(&ep->lock);
+	switch (ep->state) {
+	case SCIF_EP_CONNECTED:
+		ret = 0;
+		break;
+	case SCIF_EP_DISCONNECTED:
+		ret = ep->reset_err ? ep->reset_err : -ECONNRESET;
+		break;
+	case SCIF_EP_CLOSED:
+		ret = -EBADF;
+		break;
+	default:
+		ret = -ENOTCONN;
+		break;
+	}
+	spin_unlock(&ep->lock);
+	if (!ret && (READ_ONCE(ep->rma.peer_closed) || READ_ONCE(ep->rma.closed)))
+		ret = -ECONNRESET;
+	return ret;
+}
+
+/* Fill in the addresses under which the peer reaches our pages. */
+static int scif_win_map(struct scif_endpt *ep, struct scif_window *win)
+{
+	struct scif_instance *si = ep->si;
+	struct scif_node *n;
+	struct device *dev = NULL;
+	unsigned long i;
+	dma_addr_t a;
+	int ret = 0;
+
+	down_read(&si->nodes_rwsem);
+	n = xa_load(&si->nodes, ep->peer.node);
+	if (!n)
+		ret = -ENODEV;
+	else if (!n->link->rma_local && n->link->dma_dev)
+		dev = get_device(n->link->dma_dev);
+	else if (!n->link->rma_local && !n->link->peer_mem)
+		ret = -EOPNOTSUPP;
+	up_read(&si->nodes_rwsem);
+	if (ret)
+		return ret;
+	for (i = 0; i < win->nr_pages; i++) {
+		struct page *pg = win->pp->pages[i];
+
+		if (!dev) {
+			win->addrs[i] = page_to_phys(pg);
+			continue;
+		}
+		a = dma_map_page(dev, pg, 0, PAGE_SIZE, DMA_BIDIRECTIONAL);
+		if (dma_mapping_error(dev, a)) {
+			while (i--)
+				dma_unmap_page(dev, win->addrs[i], PAGE_SIZE,
+					       DMA_BIDIRECTIONAL);
+			put_device(dev);
+			return -ENOMEM;
+		}
+		win->addrs[i] = a;
+	}
+	win->dma_dev = dev;
+	return 0;
+}
+
+/* Advertise @win to the peer: REG_OPEN, then the pages in chunks. */
+static int scif_win_advertise(struct scif_endpt *ep, struct scif_window *win)
+{
+	size_t chunk = scif_node_max_data(ep->si, ep->peer.node) / sizeof(u64);
+	struct scif_wire_reg reg = {
+		.offset = cpu_to_le64(win->offset),
+		.nr_pages = cpu_to_le64(win->nr_pages),
+		.prot = cpu_to_le32(win->prot),
+	};
+	unsigned long i, n, k;
+	__le64 *buf;
+	int ret;
+
+	if (!chunk)
+		return -ENODEV;
+	chunk = min_t(size_t, chunk, SCIF_WIRE_DATA_MAX / sizeof(u64));
+	ret = scif_rma_send(ep, SCIF_MSG_REG_OPEN, win->id, 0, &reg,
+			    sizeof(reg));
+	if (ret)
+		return ret;
+	buf = kmalloc_array(chunk, sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < win->nr_pages && !ret; i += n) {
+		n = min_t(unsigned long, chunk, win->nr_pages - i);
+		for (k = 0; k < n; k++)
+			buf[k] = cpu_to_le64(win->addrs[i + k]);
+		ret = scif_rma_send(ep, SCIF_MSG_REG_PAGES, win->id, i, buf,
+				    n * sizeof(*buf));
+	}
+	kfree(buf);
+	return ret;
+}
+
+static bool scif_reg_settled(struct scif_endpt *ep, struct scif_window *win)
+{
+	return READ_ONCE(win->state) != SCIF_WIN_REGISTERING ||
+	       scif_rma_ep_usable(ep);
+}
+
+/* Take @win out of our tables if it is still there; drops their reference. */
+static void scif_win_forget(struct scif_endpt *ep, struct scif_window *win)
+{
+	struct scif_rma_ep *rma = &ep->rma;
+	bool found;
+
+	mutex_lock(&rma->lock);
+	found = xa_load(&rma->wins, win->id) == win;
+	if (found) {
+		xa_erase(&rma->wins, win->id);
+		scif_wtree_erase(&rma->local, win);
+		rma->nr_windows--;
+	}
+	mutex_unlock(&rma->lock);
+	if (found)
+		scif_win_put(win);
+}
+
+static off_t scif_register_pp(struct scif_endpt *ep,
+			      struct scif_pinned_pages *pp, off_t offset,
+			      int map_flags)
+{
+	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_window *win;
+	long left;
+	int ret;
+
+	win = scif_win_alloc(pp->nr_pages, false);
+	if (!win)
+		return -ENOMEM;
+	kref_get(&pp->ref);
+	win->pp = pp;
+	win->prot = pp->prot;
+	win->state = SCIF_WIN_REGISTERING;
+	ret = scif_win_map(ep, win);
+	if (ret)
+		goto put;
+
+	mutex_lock(&rma->lock);
+	ret = scif_rma_ep_usable(ep);
+	if (!ret && rma->nr_windows >= SCIF_RMA_MAX_WINDOWS)
+		ret = -EAGAIN;
+	if (!ret)
+		ret = scif_wtree_insert(&rma->local, win, offset,
+					map_flags & SCIF_MAP_FIXED);
+	if (ret == -ENOSPC)
+		ret = -EAGAIN;
+	if (!ret) {
+		ret = xa_alloc(&rma->wins, &win->id, win, xa_limit_31b,
+			       GFP_KERNEL);
+		if (ret)
+			scif_wtree_erase(&rma->local, win);
+		else
+			rma->nr_windows++;
+	}
+	mutex_unlock(&rma->lock);
+	if (ret)
+		goto put;
+	/* The tables own the allocation reference; we keep our own. */
+	scif_win_get(win);
+
+	ret = scif_win_advertise(ep, win);
+	if (!ret) {
+		left = wait_event_timeout(ep->wq, scif_reg_settled(ep, win),
+					  SCIF_RMA_PEER_TIMEOUT);
+		mutex_lock(&rma->lock);
+		if (win->state == SCIF_WIN_ACTIVE)
+			ret = 0;
+		else if (win->state == SCIF_WIN_REGISTERING && !left)
+			ret = -EAGAIN;
+		else if (win->state == SCIF_WIN_REGISTERING)
+			ret = scif_rma_ep_usable(ep);
+		else
+			ret = win->reg_err ? win->reg_err : -EAGAIN;
+		mutex_unlock(&rma->lock);
+	}
+	if (ret) {
+		if (ret == -EAGAIN && !win->reg_err && !scif_rma_ep_usable(ep)) {
+			/* The peer may hold part of it: unregister properly. */
+			mutex_lock(&rma->lock);
+			win->state = SCIF_WIN_UNREGISTERING;
+			mutex_unlock(&rma->lock);
+			scif_rma_send(ep, SCIF_MSG_UNREG, win->id, 0, NULL, 0);
+		} else {
+			scif_win_forget(ep, win);
+		}
+		goto put;
+	}
+	ret = 0;
+	offset = win->offset;
+	scif_win_put(win);
+	return offset;
+put:
+	scif_win_put(win);
+	return ret;
+}
+
+static int scif_reg_check(scif_epd_t epd, off_t offset, int map_flags)
+{
+	int ret = scif_ep_check(epd);
+
+	if (ret)
+		return ret;
+	if (map_flags & ~(SCIF_MAP_FIXED | SCIF_MAP_KERNEL) || offset < 0 ||
+	    (map_flags & SCIF_MAP_FIXED && offset & ~PAGE_MASK))
+		return -EINVAL;
+	return scif_rma_ep_usable(epd);
+}
+
+/**
+ * scif_register_pinned_pages() - open a window over pinned pages
+ * @epd: a connected endpoint
+ * @pinned_pages: a live handle from scif_pin_pages()
+ * @offset: where to place the window (see scif_register())
+ * @map_flags: 0 or %SCIF_MAP_FIXED
+ *
+ * Return: the offset of the window, or a negative errno as scif_register().
+ */
+off_t scif_register_pinned_pages(scif_epd_t epd,
+				 scif_pinned_pages_t pinned_pages,
+				 off_t offset, int map_flags)
+{
+	int ret;
+
+	if (map_flags & SCIF_MAP_KERNEL)
+		return -EINVAL;
+	ret = scif_reg_check(epd, offset, map_flags);
+	if (ret)
+		return ret;
+	if (IS_ERR_OR_NULL(pinned_pages) ||
+	    pinned_pages->magic != SCIF_PP_MAGIC)
+		return -EINVAL;
+	return scif_register_pp(epd, pinned_pages, offset, map_flags);
+}
+EXPORT_SYMBOL_GPL(scif_register_pinned_pages);
+
+/**
+ * scif_register() - open a window over memory of the caller
+ * @epd: a connected endpoint
+ * @addr: page-aligned address (user address of the current process, or a
+ *	  kernel address with %SCIF_MAP_KERNEL)
+ * @len: page-aligned length, not 0
+ * @offset: with %SCIF_MAP_FIXED, the page-aligned offset of the window;
+ *	    without, a hint (0: anywhere)
+ * @prot_flags: %SCIF_PROT_READ and/or %SCIF_PROT_WRITE
+ * @map_flags: %SCIF_MAP_FIXED, %SCIF_MAP_KERNEL
+ *
+ * Return: the offset of the window, or -EINVAL, -EADDRINUSE, -EAGAIN (no
+ * room, or the peer did not answer), -ENOMEM (also past RLIMIT_MEMLOCK),
+ * -EFAULT, -ENOTCONN, -ECONNRESET, -ENODEV, -EBADF.
+ */
+off_t scif_register(scif_epd_t epd, void *addr, size_t len, off_t offset,
+		    int prot_flags, int map_flags)
+{
+	struct scif_pinned_pages *pp;
+	off_t ret;
+
+	ret = scif_reg_check(epd, offset, map_flags);
+	if (ret)
+		return ret;
+	ret = scif_pp_create(addr, len, prot_flags,
+			     map_flags & SCIF_MAP_KERNEL, &pp);
+	if (ret)
+		return ret;
+	ret = scif_register_pp(epd, pp, offset, map_flags);
+	scif_pp_put(pp);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(scif_register);
+
+/**
+ * scif_unregister() - close every window inside a range
+ * @epd: the endpoint
+ * @offset: first byte of the range
+ * @len: length of the range
+ *
+ * Windows are closed only if the range covers each of them whole; if it
+ * cuts one, nothing is closed. Pages are released once neither side uses
+ * them any more.
+ *
+ * Return: 0, or -EINVAL (negative or unaligned offset, length 0 or
+ * unaligned, a window only partly covered), -ENXIO (no window in the
+ * range, or the range leaves the address space), -ENOTCONN, -ECONNRESET,
+ * -ENODEV, -EBADF.
+ */
+int scif_unregister(scif_epd_t epd, off_t offset, size_t len)
+{
+	struct scif_endpt *ep = epd;
+	struct scif_rma_ep *rma;
+	struct scif_window *win;
+	u64 first = offset, last, pos;
+	u32 *ids = NULL;
+	unsigned int n = 0, i;
+	int ret;
+
+	ret = scif_ep_check(epd);
+	if (ret)
+		return ret;
+	if (offset < 0 || offset & ~PAGE_MASK || !len || len & ~PAGE_MASK)
+		return -EINVAL;
+	if (len - 1 > SCIF_RAS_LAST - first)
+		return -ENXIO;
+	last = first + len - 1;
+	ret = scif_rma_ep_usable(ep);
+	if (ret)
+		return ret;
+	rma = &ep->rma;
+	mutex_lock(&rma->lock);
+	/* First pass: refuse partial windows, count whole ones. */
+	for (pos = first; (win = scif_wtree_next(&rma->local, pos, last));
+	     pos = scif_win_end(win)) {
+		if (win->offset < first || scif_win_end(win) - 1 > last) {
+			ret = -EINVAL;
+			goto unlock;
+		}
+		if (win->state == SCIF_WIN_ACTIVE)
+			n++;
+		if (scif_win_end(win) - 1 >= last)
+			break;
+	}
+	if (!n) {
+		ret = -ENXIO;
+		goto unlock;
+	}
+	ids = kvmalloc_array(n, sizeof(*ids), GFP_KERNEL);
+	if (!ids) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
+	n = 0;
+	for (pos = first; (win = scif_wtree_next(&rma->local, pos, last));
+	     pos = scif_win_end(win)) {
+		if (win->state == SCIF_WIN_ACTIVE) {
+			win->state = SCIF_WIN_UNREGISTERING;
+			ids[n++] = win->id;
+		}
+		if (scif_win_end(win) - 1 >= last)
+			break;
+	}
+unlock:
+	mutex_unlock(&rma->lock);
+	/* A lost message is made good by the close handshake. */
+	for (i = 0; i < n; i++)
+		scif_rma_send(ep, SCIF_MSG_UNREG, ids[i], 0, NULL, 0);
+	kvfree(ids);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(scif_unregister);
+
+/* Drop every window of both tables; the peer no longer uses ours. */
+void scif_rma_drop_all(struct scif_endpt *ep, bool local)
+{
+	struct scif_rma_ep *rma = &ep->rma;
+	struct xarray *xa = local ? &rma->wins : &rma->rwins;
+	struct scif_window *win;
+	unsigned long id;
+
+	mutex_lock(&rma->lock);
+	xa_for_each(xa, id, win) {
+		xa_erase(xa, id);
+		if (local || win->nr_recv == win->nr_pages)
+			scif_wtree_erase(local ? &rma->local : &rma->remote,
+					 win);
+		if (!local)
+			rma->remote_pages -= win->nr_pages;
+		rma->nr_windows--;
+		/* Puts may free: none of them takes @rma->lock. */
+		scif_win_put(win);
+	}
+	mutex_unlock(&rma->lock);
+}
+
+/* RMA_CLOSE from the peer, or our close: finish with the peer's windows. */
+void scif_rma_peer_drain(struct scif_endpt *ep)
+{
+	scif_rma_drain(ep, SCIF_RMA_PEER_TIMEOUT);
+	scif_rma_drop_all(ep, false);
+}
+
+static bool scif_rma_close_settled(struct scif_endpt *ep)
+{
+	bool gone;
+
+	spin_lock(&ep->lock);
+	gone = ep->state != SCIF_EP_CONNECTED;
+	spin_unlock(&ep->lock);
+	return gone || READ_ONCE(ep->rma.peer_acked) ||
+	       READ_ONCE(ep->rma.peer_closed);
+}
+
+/**
+ * scif_rma_ep_close() - the RMA part of scif_close(), run first
+ * @ep: the endpoint, still findable by the peer's messages
+ *
+ * Waits (bounded) for our RMAs in flight, tells a live peer that has our
+ * windows to drop them and waits (bounded) for its answer, then releases
+ * every window. Pages of a peer that never answers stay pinned: freeing
+ * memory a live peer may still write into would be worse than the leak.
+ */
+void scif_rma_ep_close(struct scif_endpt *ep)
+{
+	struct scif_rma_ep *rma = &ep->rma;
+	bool handshake;
+	long left = 1;
+
+	mutex_lock(&rma->lock);
+	handshake = !xa_empty(&rma->wins) && !scif_rma_ep_usable(ep);
+	rma->closed = true;
+	mutex_unlock(&rma->lock);
+	wake_up_all(&ep->wq);
+
+	scif_rma_drain(ep, SCIF_RMA_PEER_TIMEOUT);
+	if (handshake &&
+	    !scif_rma_send(ep, SCIF_MSG_RMA_CLOSE, 0, 0, NULL, 0))
+		left = wait_event_timeout(ep->wq, scif_rma_close_settled(ep),
+					  SCIF_RMA_PEER_TIMEOUT);
+	scif_rma_peer_drain(ep);
+	if (!left) {
+		pr_warn_ratelimited("scif %s: peer never released the windows of a closed endpoint; keeping them pinned\n",
+				    ep->si->name);
+		return;
+	}
+	scif_rma_drop_all(ep, true);
+}
+
+/**
+ * scif_rma_ep_release() - free the RMA state of a dead endpoint
+ * @ep: the endpoint, unreferenced
+ */
+void scif_rma_ep_release(struct scif_endpt *ep)
+{
+	struct scif_rma_ep *rma = &ep->rma;
+
+	WARN_ON(!list_empty(&rma->inflight));
+	scif_fence_release(rma);
+	xa_destroy(&rma->wins);
+	xa_destroy(&rma->rwins);
+	scif_wtree_destroy(&rma->local);
+	scif_wtree_destroy(&rma->remote);
+	mutex_destroy(&rma->lock);
+}

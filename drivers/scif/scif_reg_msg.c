@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF registration protocol, receive side: what the peer tells us about
+ * its windows and ours.
+ *
+ * The peer names windows by 31-bit ids, never by addresses. Everything it
+ * says is checked before it changes any state: the window must fit the
+ * registered address space and not overlap one of its other windows, every
+ * page address must be page aligned and lie inside the memory the link
+ * lets us reach, pages must arrive in order and no more than announced,
+ * and the number of windows and pages one peer endpoint may make us keep is
+ * bounded. A peer window is refused (REG_ACK with an errno) on the first
+ * violation and forgotten; nothing partial survives.
+ */
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "scif_core.h"
+#include "scif_endpt.h"
+#include "scif_kunit_export.h"
+#include "scif_link.h"
+#include "scif_rma.h"
+#include "scif_wire.h"
+
+/**
+ * scif_rma_send() - send an RMA message to an endpoint's peer
+ * @ep: the endpoint (connected at some point; its peer fields are stable)
+ * @type: an RMA &enum scif_msg_type
+ * @arg: the message's @arg
+ * @seq: the message's @seq
+ * @data: payload or NULL
+ * @len: payload length, at most the link's chunk size
+ *
+ * Return: 0 or the link's error.
+ */
+int scif_rma_send(struct scif_endpt *ep, u8 type, u32 arg, u32 seq,
+		  const void *data, size_t len)
+{
+	struct scif_wire_msg msg;
+
+	scif_msg_init(&msg, type, ep->id, ep->peer_ep, ep->port,
+		      ep->peer.port, arg);
+	msg.seq = cpu_to_le32(seq);
+	msg.len = cpu_to_le16(len);
+	return scif_node_send(ep->si, ep->peer.node, &msg, data, len);
+}
+
+/* Sent once the last user of an unregistered peer window is gone. */
+static void scif_rwin_unreg_ack(struct scif_window *win)
+{
+	struct scif_endpt *ep = win->owner;
+
+	scif_rma_send(ep, SCIF_MSG_UNREG_ACK, win->id, 0, NULL, 0);
+	scif_ep_put(ep);
+}
+
+static void scif_rma_nack(struct scif_endpt *ep, u32 id, int err)
+{
+	scif_rma_send(ep, SCIF_MSG_REG_ACK, id, -err, NULL, 0);
+}
+
+/* Forget a peer window we hold; rma->lock held. Returns it for a put. */
+static struct scif_window *scif_rwin_remove(struct scif_rma_ep *rma,
+					    struct scif_window *win)
+{
+	xa_erase(&rma->rwins, win->id);
+	scif_wtree_erase(&rma->remote, win);
+	rma->remote_pages -= win->nr_pages;
+	rma->nr_windows--;
+	return win;
+}
+
+static int scif_rma_reg_open(struct scif_endpt *ep, u32 id,
+			     const struct scif_wire_msg *msg,
+			     const void *data, size_t len)
+{
+	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_wire_reg reg;
+	struct scif_window *win;
+	u64 offset, nr;
+	int prot, ret;
+
+	if (len != sizeof(reg) || msg->seq)
+		return -EPROTO;
+	memcpy(&reg, data, sizeof(reg));
+	offset = le64_to_cpu(reg.offset);
+	nr = le64_to_cpu(reg.nr_pages);
+	prot = le32_to_cpu(reg.prot);
+	if (reg.rsvd || !prot || prot & ~SCIF_PROT_MASK || !nr ||
+	    nr > U32_MAX || offset & ~PAGE_MASK || offset > SCIF_RAS_LAST ||
+	    (nr << PAGE_SHIFT) - 1 > SCIF_RAS_LAST - offset) {
+		scif_rma_nack(ep, id, -EINVAL);
+		return -EPROTO;
+	}
+	win = scif_win_alloc(nr, true);
+	if (!win) {
+		scif_rma_nack(ep, id, -ENOMEM);
+		return 0;
+	}
+	win->id = id;
+	win->prot = prot;
+	mutex_lock(&rma->lock);
+	ret = 0;
+	if (rma->closed || rma->peer_closed)
+		ret = -ECONNRESET;
+	else if (rma->nr_windows >= SCIF_RMA_MAX_WINDOWS ||
+		 nr > SCIF_RMA_MAX_REMOTE_PAGES - rma->remote_pages)
+		ret = -EAGAIN;
+	if (!ret)
+		ret = scif_wtree_insert(&rma->remote, win, offset, true);
+	if (!ret) {
+		ret = xa_insert(&rma->rwins, id, win, GFP_KERNEL);
+		if (ret) {
+			scif_wtree_erase(&rma->remote, win);
+			ret = ret == -EBUSY ? -EEXIST : ret;
+		}
+	}
+	if (!ret) {
+		rma->remote_pages += nr;
+		rma->nr_windows++;
+	}
+	mutex_unlock(&rma->lock);
+	if (ret) {
+		scif_win_put(win);
+		scif_rma_nack(ep, id, ret);
+		/* Overlap and reuse of an id are lies, not shortages. */
+		return ret == -EADDRINUSE || ret == -EEXIST || ret == -EINVAL ?
+		       -EPROTO : 0;
+	}
+	return 0;
+}
+
+/* Whether the peer may name @a as one of its pages. */
+static bool scif_rma_addr_ok(struct scif_instance *si, u16 node, u64 a)
+{
+	struct scif_node *n;
+	bool ok = false;
+
+	if (a & ~PAGE_MASK)
+		return false;
+	down_read(&si->nodes_rwsem);
+	n = xa_load(&si->nodes, node);
+	if (n && n->link->rma_local)
+		ok = pfn_valid(PHYS_PFN(a)) && !PageReserved(pfn_to_page(PHYS_PFN(a)));
+	else if (n && n->link->peer_mem)
+		ok = a < n->link->peer_mem_size &&
+		     n->link->peer_mem_size - a >= PAGE_SIZE;
+	up_read(&si->nodes_rwsem);
+	return ok;
+}
+
+static int scif_rma_reg_pages(struct scif_endpt *ep, u16 node, u32 id,
+			      const struct scif_wire_msg *msg,
+			      const void *data, size_t len)
+{
+	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_window *win, *bad = NULL;
+	u32 first = le32_to_cpu(msg->seq);
+	size_t i, count = len / sizeof(u64);
+	bool done = false;
+	__le64 v;
+	u64 a;
+	int ret = 0;
+
+	mutex_lock(&rma->lock);
+	win = xa_load(&rma->rwins, id);
+	if (!win || win->nr_recv == win->nr_pages || first != win->nr_recv ||
+	    !len || len % sizeof(u64) ||
+	    count > win->nr_pages - win->nr_recv) {
+		ret = -EPROTO;
+		if (win && win->nr_recv != win->nr_pages)
+			bad = scif_rwin_remove(rma, win);
+		goto unlock;
+	}
+	for (i = 0; i < count; i++) {
+		memcpy(&v, (const u8 *)data + i * sizeof(v), sizeof(v));
+		a = le64_to_cpu(v);
+		if (!scif_rma_addr_ok(ep->si, node, a)) {
+			ret = -EPROTO;
+			bad = scif_rwin_remove(rma, win);
+			goto unlock;
+		}
+		win->addrs[first + i] = a;
+	}
+	win->nr_recv += count;
+	done = win->nr_recv == win->nr_pages;
+unlock:
+	mutex_unlock(&rma->lock);
+	if (bad) {
+		scif_win_put(bad);
+		scif_rma_nack(ep, id, -EINVAL);
+	}
+	if (done)
+		scif_rma_send(ep, SCIF_MSG_REG_ACK, id, 0, NULL, 0);
+	return ret;
+}
+
+static int scif_rma_reg_ack(struct scif_endpt *ep, u32 id, u32 err)
+{
+	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_window *win;
+	int ret = 0;
+
+	if (err > MAX_ERRNO)
+		return -EPROTO;
+	mutex_lock(&rma->lock);
+	win = xa_load(&rma->wins, id);
+	if (!win || win->state != SCIF_WIN_REGISTERING) {
+		ret = -EPROTO;
+	} else if (err) {
+		win->reg_err = -(int)err;
+		win->state = SCIF_WIN_UNREGISTERING;
+	} else {
+		win->state = SCIF_WIN_ACTIVE;
+	}
+	mutex_unlock(&rma->lock);
+	wake_up_all(&ep->wq);
+	return ret;
+}
+
+static int scif_rma_unreg(struct scif_endpt *ep, u32 id)
+{
+	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_window *win;
+
+	mutex_lock(&rma->lock);
+	win = xa_load(&rma->rwins, id);
+	if (win)
+		scif_rwin_remove(rma, win);
+	mutex_unlock(&rma->lock);
+	if (!win)
+		return -EPROTO;
+	/* Answer once RMAs using it are over: on the final put. */
+	kref_get(&ep->ref);
+	win->owner = ep;
+	win->on_free = scif_rwin_unreg_ack;
+	scif_win_put(win);
+	return 0;
+}
+
+static int scif_rma_unreg_ack(struct scif_endpt *ep, u32 id)
+{
+	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_window *win;
+
+	mutex_lock(&rma->lock);
+	win = xa_load(&rma->wins, id);
+	if (win && win->state == SCIF_WIN_UNREGISTERING) {
+		xa_erase(&rma->wins, id);
+		scif_wtree_erase(&rma->local, win);
+		rma->nr_windows--;
+	} else {
+		win = NULL;
+	}
+	mutex_unlock(&rma->lock);
+	if (!win)
+		return -EPROTO;
+	scif_win_put(win);
+	wake_up_all(&ep->wq);
+	return 0;
+}
+
+static void scif_rma_close_work(struct work_struct *work)
+{
+	struct scif_endpt *ep = container_of(work, struct scif_endpt,
+					     rma.close_work);
+
+	scif_rma_peer_drain(ep);
+	scif_rma_drop_all(ep, true);
+	scif_rma_send(ep, SCIF_MSG_RMA_CLOSE_ACK, 0, 0, NULL, 0);
+	scif_ep_put(ep);
+}
+
+static int scif_rma_peer_close(struct scif_endpt *ep)
+{
+	if (xchg(&ep->rma.peer_closed, true))
+		return -EPROTO;
+	wake_up_all(&ep->wq);
+	kref_get(&ep->ref);
+	INIT_WORK(&ep->rma.close_work, scif_rma_close_work);
+	queue_work(system_unbound_wq, &ep->rma.close_work);
+	return 0;
+}
+
+/**
+ * scif_handle_rma() - dispatch an RMA message
+ * @si: the receiving instance
+ * @node: the node it came from
+ * @msg: the message (a private copy), generic checks passed
+ * @data: its payload
+ * @len: payload length
+ *
+ * Return: 0, or a negative errno if the message was refused.
+ */
+int scif_handle_rma(struct scif_instance *si, u16 node,
+		    const struct scif_wire_msg *msg, const void *data,
+		    size_t len)
+{
+	u32 arg = le32_to_cpu(msg->arg);
+	struct scif_endpt *ep;
+	bool from_peer;
+	int ret;
+
+	if (!msg->src_ep || !msg->dst_ep)
+		return -EPROTO;
+	if (len && msg->type != SCIF_MSG_REG_OPEN &&
+	    msg->type != SCIF_MSG_REG_PAGES)
+		return -EPROTO;
+	if (msg->seq && msg->type != SCIF_MSG_REG_PAGES &&
+	    msg->type != SCIF_MSG_REG_ACK)
+		return -EPROTO;
+	ep = scif_ep_lookup(si, le64_to_cpu(msg->dst_ep));
+	if (!ep)
+		return -ENOENT;
+	spin_lock(&ep->lock);
+	from_peer = (ep->state == SCIF_EP_CONNECTED ||
+		     ep->state == SCIF_EP_DISCONNECTED) &&
+		    ep->peer.node == node &&
+		    ep->peer_ep == le64_to_cpu(msg->src_ep);
+	spin_unlock(&ep->lock);
+	ret = -EPROTO;
+	if (!from_peer)
+		goto out;
+	switch (msg->type) {
+	case SCIF_MSG_REG_OPEN:
+		ret = scif_rma_reg_open(ep, arg, msg, data, len);
+		break;
+	case SCIF_MSG_REG_PAGES:
+		ret = scif_rma_reg_pages(ep, node, arg, msg, data, len);
+		break;
+	case SCIF_MSG_REG_ACK:
+		ret = scif_rma_reg_ack(ep, arg, le32_to_cpu(msg->seq));
+		break;
+	case SCIF_MSG_UNREG:
+		ret = scif_rma_unreg(ep, arg);
+		break;
+	case SCIF_MSG_UNREG_ACK:
+		ret = scif_rma_unreg_ack(ep, arg);
+		break;
+	case SCIF_MSG_RMA_CLOSE:
+		ret = arg ? -EPROTO : scif_rma_peer_close(ep);
+		break;
+	case SCIF_MSG_RMA_CLOSE_ACK:
+		ret = arg ? -EPROTO : 0;
+		if (!ret) {
+			WRITE_ONCE(ep->rma.peer_acked, true);
+			wake_up_all(&ep->wq);
+		}
+		break;
+	case SCIF_MSG_FENCE_REQ:
+		scif_fence_peer_request(ep, arg);
+		ret = 0;
+		break;
+	case SCIF_MSG_FENCE_DONE:
+		scif_fence_peer_done(ep, arg);
+		ret = 0;
+		break;
+	}
+out:
+	scif_ep_put(ep);
+	return ret;
+}

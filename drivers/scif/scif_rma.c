@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF remote memory access: scif_readfrom(), scif_writeto(),
+ * scif_vreadfrom() and scif_vwriteto().
+ *
+ * An RMA resolves both of its ranges to runs of windows first (each run
+ * must be contiguous in its registered address space, every window usable
+ * and allowing the access), holding a reference on every window so that
+ * an unregister in the meantime only defers their release. Then it copies
+ * page piece by page piece: our pages through the direct map (kmap), the
+ * peer's through the link, either the CPU mapping of the NTB window or,
+ * on loopback and the simulated pair, the direct map as well.
+ *
+ * Every RMA is entered in &scif_rma_ep.inflight with a sequence number for
+ * as long as it runs; fences compare sequence numbers against the oldest
+ * RMA still there (scif_fence.c).
+ */
+#include <linux/highmem.h>
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+
+#include "scif_core.h"
+#include "scif_endpt.h"
+#include "scif_kunit_export.h"
+#include "scif_link.h"
+#include "scif_rma.h"
+
+#define SCIF_RMA_FLAGS	(SCIF_RMA_USECPU | SCIF_RMA_USECACHE | \
+			 SCIF_RMA_SYNC | SCIF_RMA_ORDERED)
+
+/**
+ * struct scif_span - a byte range resolved to contiguous windows
+ * @wins: the windows, in offset order, each with a reference
+ * @nr: number of @wins
+ * @start: first byte of the range (an offset in the windows' space)
+ */
+struct scif_span {
+	struct scif_window **wins;
+	unsigned int nr;
+	u64 start;
+};
+
+/**
+ * struct scif_rma_req - an RMA in flight
+ * @list: entry in &scif_rma_ep.inflight
+ * @seq: its sequence number
+ */
+struct scif_rma_req {
+	struct list_head list;
+	u64 seq;
+};
+
+static void scif_span_put(struct scif_span *sp)
+{
+	unsigned int i;
+
+	for (i = 0; i < sp->nr; i++)
+		scif_win_put(sp->wins[i]);
+	kvfree(sp->wins);
+	sp->wins = NULL;
+	sp->nr = 0;
+}
+
+static bool scif_win_usable(struct scif_window *win)
+{
+	return win->remote ? win->nr_recv == win->nr_pages :
+			     win->state == SCIF_WIN_ACTIVE;
+}
+
+/*
+ * Resolve [@first, @first + @len) of @mt to windows allowing @prot.
+ * Called with rma->lock held. -ENXIO for a hole, a window not (or no
+ * longer) usable, or an offset past the space; -EACCES for a window that
+ * forbids the access.
+ */
+static int scif_span_get(struct maple_tree *mt, u64 first, u64 len, int prot,
+			 struct scif_span *sp)
+{
+	u64 last = first + len - 1, pos;
+	struct scif_window *win;
+	unsigned int n = 0;
+
+	sp->start = first;
+	sp->nr = 0;
+	sp->wins = NULL;
+	for (pos = first; pos <= last; pos = scif_win_end(win)) {
+		win = scif_wtree_find(mt, pos);
+		if (!win || !scif_win_usable(win))
+			return -ENXIO;
+		if ((win->prot & prot) != prot)
+			return -EACCES;
+		n++;
+		if (scif_win_end(win) - 1 >= last)
+			break;
+	}
+	sp->wins = kvmalloc_array(n, sizeof(*sp->wins), GFP_KERNEL);
+	if (!sp->wins)
+		return -ENOMEM;
+	for (pos = first; sp->nr < n; pos = scif_win_end(win)) {
+		win = scif_wtree_find(mt, pos);
+		scif_win_get(win);
+		sp->wins[sp->nr++] = win;
+	}
+	return 0;
+}
+
+/* Pin @len bytes of memory at @addr for a v* call, as a one-window span. */
+static int scif_span_vaddr(unsigned long addr, u64 len, int prot,
+			   struct scif_span *sp)
+{
+	unsigned long base = addr & PAGE_MASK;
+	u64 size = PAGE_ALIGN(addr + len) - base;
+	struct scif_window *win;
+	int map = 0, ret;
+
+	if (addr + len < addr)
+		return -EINVAL;
+	if (!current->mm || addr >= TASK_SIZE)
+		map = SCIF_MAP_KERNEL;
+	win = scif_win_alloc(size >> PAGE_SHIFT, false);
+	if (!win)
+		return -ENOMEM;
+	ret = scif_pp_create((void *)base, size, prot, map, &win->pp);
+	if (ret) {
+		scif_win_put(win);
+		return ret;
+	}
+	win->prot = prot;
+	sp->wins = kvmalloc_array(1, sizeof(*sp->wins), GFP_KERNEL);
+	if (!sp->wins) {
+		scif_win_put(win);
+		return -ENOMEM;
+	}
+	sp->wins[0] = win;
+	sp->nr = 1;
+	sp->start = addr - base;
+	return 0;
+}
+
+/**
+ * struct scif_cursor - a position inside a span
+ * @sp: the span
+ * @i: index of the current window
+ * @pos: current offset (in the windows' space)
+ */
+struct scif_cursor {
+	struct scif_span *sp;
+	unsigned int i;
+	u64 pos;
+};
+
+static void scif_cursor_init(struct scif_cursor *c, struct scif_span *sp)
+{
+	c->sp = sp;
+	c->i = 0;
+	c->pos = sp->start;
+}
+
+/* Page index in the current window, and bytes left in that page. */
+static unsigned long scif_cursor_page(struct scif_cursor *c, size_t *room)
+{
+	struct scif_window *win = c->sp->wins[c->i];
+	u64 rel = c->pos - win->offset;
+
+	*room = PAGE_SIZE - (rel & ~PAGE_MASK);
+	return rel >> PAGE_SHIFT;
+}
+
+static void scif_cursor_advance(struct scif_cursor *c, size_t n)
+{
+	c->pos += n;
+	if (c->pos >= scif_win_end(c->sp->wins[c->i]) && c->i + 1 < c->sp->nr)
+		c->i++;
+}
+
+/* Snapshot of how a link reaches the peer's memory. */
+struct scif_peer_mem {
+	bool local;
+	void __iomem *base;
+	resource_size_t size;
+};
+
+/* Hold nodes_rwsem (read) while the snapshot is used. */
+static int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm)
+{
+	struct scif_instance *si = ep->si;
+	struct scif_node *n;
+
+	down_read(&si->nodes_rwsem);
+	n = xa_load(&si->nodes, ep->peer.node);
+	if (n && (n->link->rma_local || n->link->peer_mem)) {
+		pm->local = n->link->rma_local;
+		pm->base = n->link->peer_mem;
+		pm->size = n->link->peer_mem_size;
+		return 0;
+	}
+	up_read(&si->nodes_rwsem);
+	return -ENODEV;
+}
+
+static void scif_peer_mem_put(struct scif_endpt *ep)
+{
+	up_read(&ep->si->nodes_rwsem);
+}
+
+/*
+ * Copy @n bytes between our page @lpg (at @loff) and the peer's page at
+ * address @raddr (at @roff); @to_peer gives the direction.
+ */
+static void scif_copy_piece(struct scif_peer_mem *pm, struct page *lpg,
+			    size_t loff, u64 raddr, size_t roff, size_t n,
+			    bool to_peer)
+{
+	u8 *l = kmap_local_page(lpg);
+	u8 *r;
+
+	if (pm->local) {
+		r = kmap_local_page(pfn_to_page(PHYS_PFN(raddr)));
+		if (to_peer)
+			memcpy(r + roff, l + loff, n);
+		else
+			memcpy(l + loff, r + roff, n);
+		kunmap_local(r);
+	} else if (to_peer) {
+		memcpy_toio(pm->base + raddr + roff, l + loff, n);
+	} else {
+		memcpy_fromio(l + loff, pm->base + raddr + roff, n);
+	}
+	kunmap_local(l);
+}
+
+/* Copy @len bytes between the spans with the CPU, the last @tail last. */
+static void scif_copy_cpu(struct scif_peer_mem *pm, struct scif_span *lsp,
+			  struct scif_span *rsp, u64 len, bool to_peer,
+			  u64 tail)
+{
+	struct scif_cursor lc, rc;
+	size_t lroom, rroom, n;
+	unsigned long li, ri;
+	struct scif_window *lw, *rw;
+	u64 done = 0, stop = len - tail;
+
+	scif_cursor_init(&lc, lsp);
+	scif_cursor_init(&rc, rsp);
+	while (done < len) {
+		if (done == stop && tail) {
+			/* SCIF_RMA_ORDERED: all else is visible first. */
+			wmb(); /* orders the body before the last line */
+			stop = len;
+		}
+		lw = lsp->wins[lc.i];
+		rw = rsp->wins[rc.i];
+		li = scif_cursor_page(&lc, &lroom);
+		ri = scif_cursor_page(&rc, &rroom);
+		n = min3((u64)lroom, (u64)rroom, (done < stop ? stop : len) - done);
+		scif_copy_piece(pm, lw->pp->pages[li], PAGE_SIZE - lroom,
+				rw->addrs[ri], PAGE_SIZE - rroom, n, to_peer);
+		scif_cursor_advance(&lc, n);
+		scif_cursor_advance(&rc, n);
+		done += n;
+		cond_resched();
+	}
+	if (to_peer)
+		wmb(); /* the peer's memory is current before we report done */
+}
+
+/* Length of the last (partial) cache line of the source range. */
+static u64 scif_ordered_tail(u64 src, u64 len)
+{
+	u64 line = ALIGN_DOWN(src + len - 1, L1_CACHE_BYTES);
+
+	return src + len - max(line, src);
+}
+
+static void scif_rma_issue(struct scif_rma_ep *rma, struct scif_rma_req *req)
+{
+	spin_lock(&rma->ilock);
+	req->seq = ++rma->seq;
+	list_add_tail(&req->list, &rma->inflight);
+	spin_unlock(&rma->ilock);
+}
+
+static void scif_rma_complete(struct scif_endpt *ep, struct scif_rma_req *req)
+{
+	struct scif_rma_ep *rma = &ep->rma;
+
+	spin_lock(&rma->ilock);
+	list_del(&req->list);
+	spin_unlock(&rma->ilock);
+	wake_up_all(&rma->wq);
+	scif_fence_check_peer_marks(ep);
+}
+
+/**
+ * scif_rma_oldest() - sequence number of the oldest RMA still in flight
+ * @rma: the endpoint's RMA state; @rma->ilock is held
+ *
+ * Return: that number, or one past the last issued if none is in flight.
+ */
+u64 scif_rma_oldest(struct scif_rma_ep *rma)
+{
+	struct scif_rma_req *req;
+
+	req = list_first_entry_or_null(&rma->inflight, struct scif_rma_req,
+				       list);
+	return req ? req->seq : rma->seq + 1;
+}
+
+static bool scif_rma_idle(struct scif_rma_ep *rma)
+{
+	bool idle;
+
+	spin_lock(&rma->ilock);
+	idle = list_empty(&rma->inflight);
+	spin_unlock(&rma->ilock);
+	return idle;
+}
+
+/**
+ * scif_rma_drain() - wait for every RMA of an endpoint to finish
+ * @ep: the endpoint; no new RMA starts (it is closing)
+ * @timeout: upper bound in jiffies
+ *
+ * Return: 0, or -ETIMEDOUT.
+ */
+int scif_rma_drain(struct scif_endpt *ep, long timeout)
+{
+	if (!wait_event_timeout(ep->rma.wq, scif_rma_idle(&ep->rma), timeout))
+		return -ETIMEDOUT;
+	return 0;
+}
+
+/* The checks every RMA call starts with. */
+static int scif_rma_check(scif_epd_t epd, s64 loff, u64 len, s64 roff,
+			  int flags)
+{
+	int ret = scif_ep_check(epd);
+
+	if (ret)
+		return ret;
+	if (flags & ~SCIF_RMA_FLAGS)
+		return -EINVAL;
+	if (loff < 0 || roff < 0)
+		return -ENXIO;
+	if (len && (len - 1 > SCIF_RAS_LAST - (u64)loff ||
+		    len - 1 > SCIF_RAS_LAST - (u64)roff))
+		return -ENXIO;
+	return scif_rma_ep_usable(epd);
+}
+
+static int scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
+		    s64 roff, int flags, bool to_peer)
+{
+	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_span lsp = {}, rsp = {};
+	struct scif_peer_mem pm;
+	struct scif_rma_req req;
+	u64 tail = 0;
+	int ret;
+
+	ret = scif_rma_check(ep, addr ? 0 : loff, len, roff, flags);
+	if (ret || !len)
+		return ret;
+	if (addr) {
+		ret = scif_span_vaddr((unsigned long)addr, len,
+				      to_peer ? SCIF_PROT_READ :
+				      SCIF_PROT_READ | SCIF_PROT_WRITE, &lsp);
+		if (ret)
+			return ret;
+	}
+	mutex_lock(&rma->lock);
+	ret = scif_rma_ep_usable(ep);
+	if (!ret && !addr)
+		ret = scif_span_get(&rma->local, loff, len,
+				    to_peer ? SCIF_PROT_READ : SCIF_PROT_WRITE,
+				    &lsp);
+	if (!ret)
+		ret = scif_span_get(&rma->remote, roff, len,
+				    to_peer ? SCIF_PROT_WRITE : SCIF_PROT_READ,
+				    &rsp);
+	if (!ret)
+		scif_rma_issue(rma, &req);
+	mutex_unlock(&rma->lock);
+	if (ret)
+		goto out;
+
+	ret = scif_peer_mem_get(ep, &pm);
+	if (!ret) {
+		if (flags & SCIF_RMA_ORDERED)
+			tail = scif_ordered_tail(to_peer ? lsp.start : rsp.start,
+						 len);
+		/* DMA engines come later; the CPU serves every request. */
+		scif_copy_cpu(&pm, &lsp, &rsp, len, to_peer, tail);
+		scif_peer_mem_put(ep);
+	}
+	scif_rma_complete(ep, &req);
+out:
+	scif_span_put(&rsp);
+	scif_span_put(&lsp);
+	return ret;
+}
+
+/**
+ * scif_readfrom() - copy from the peer's registered memory into ours
+ * @epd: a connected endpoint
+ * @loffset: destination offset in our registered address space
+ * @len: number of bytes
+ * @roffset: source offset in the peer's registered address space
+ * @rma_flags: %SCIF_RMA_USECPU, %SCIF_RMA_SYNC, %SCIF_RMA_ORDERED
+ *
+ * Either range may span several windows if they are contiguous.
+ *
+ * Return: 0, or -EINVAL (bad flags), -ENXIO (a range not fully registered,
+ * or negative), -EACCES (a window forbids the access), -ENOTCONN,
+ * -ECONNRESET, -ENODEV, -EBADF, -ENOMEM.
+ */
+int scif_readfrom(scif_epd_t epd, off_t loffset, size_t len, off_t roffset,
+		  int rma_flags)
+{
+	return scif_rma(epd, loffset, NULL, len, roffset, rma_flags, false);
+}
+EXPORT_SYMBOL_GPL(scif_readfrom);
+
+/**
+ * scif_writeto() - copy from our registered memory into the peer's
+ * @epd: a connected endpoint
+ * @loffset: source offset in our registered address space
+ * @len: number of bytes
+ * @roffset: destination offset in the peer's registered address space
+ * @rma_flags: as scif_readfrom()
+ *
+ * Return: as scif_readfrom().
+ */
+int scif_writeto(scif_epd_t epd, off_t loffset, size_t len, off_t roffset,
+		 int rma_flags)
+{
+	return scif_rma(epd, loffset, NULL, len, roffset, rma_flags, true);
+}
+EXPORT_SYMBOL_GPL(scif_writeto);
+
+/**
+ * scif_vreadfrom() - copy from the peer's registered memory to an address
+ * @epd: a connected endpoint
+ * @addr: destination (user address of the current process, or kernel)
+ * @len: number of bytes
+ * @roffset: source offset in the peer's registered address space
+ * @rma_flags: as scif_readfrom(), plus %SCIF_RMA_USECACHE
+ *
+ * Return: as scif_readfrom(), or -EFAULT for an unmapped @addr.
+ */
+int scif_vreadfrom(scif_epd_t epd, void *addr, size_t len, off_t roffset,
+		   int rma_flags)
+{
+	if (!addr)
+		return -EFAULT;
+	return scif_rma(epd, 0, addr, len, roffset, rma_flags, false);
+}
+EXPORT_SYMBOL_GPL(scif_vreadfrom);
+
+/**
+ * scif_vwriteto() - copy from an address to the peer's registered memory
+ * @epd: a connected endpoint
+ * @addr: source (user address of the current process, or kernel)
+ * @len: number of bytes
+ * @roffset: destination offset in the peer's registered address space
+ * @rma_flags: as scif_vreadfrom()
+ *
+ * Return: as scif_vreadfrom().
+ */
+int scif_vwriteto(scif_epd_t epd, void *addr, size_t len, off_t roffset,
+		  int rma_flags)
+{
+	if (!addr)
+		return -EFAULT;
+	return scif_rma(epd, 0, addr, len, roffset, rma_flags, true);
+}
+EXPORT_SYMBOL_GPL(scif_vwriteto);
+
+/*
+ * Write @val at @off of a span's single window (the fence signal): 8 bytes,
+ * within one page since @off is 4-byte aligned only if it does not cross.
+ */
+static int scif_poke_span(struct scif_endpt *ep, struct scif_span *sp,
+			  u64 val, bool remote)
+{
+	struct scif_peer_mem pm = { .local = true };
+	struct scif_cursor c;
+	unsigned long idx;
+	size_t room;
+	u8 *p;
+	int ret;
+
+	scif_cursor_init(&c, sp);
+	idx = scif_cursor_page(&c, &room);
+	if (!remote) {
+		p = kmap_local_page(sp->wins[0]->pp->pages[idx]);
+		memcpy(p + PAGE_SIZE - room, &val, sizeof(val));
+		kunmap_local(p);
+		return 0;
+	}
+	ret = scif_peer_mem_get(ep, &pm);
+	if (ret)
+		return ret;
+	if (pm.local) {
+		p = kmap_local_page(pfn_to_page(PHYS_PFN(sp->wins[0]->addrs[idx])));
+		memcpy(p + PAGE_SIZE - room, &val, sizeof(val));
+		kunmap_local(p);
+	} else {
+		memcpy_toio(pm.base + sp->wins[0]->addrs[idx] + PAGE_SIZE - room,
+			    &val, sizeof(val));
+	}
+	scif_peer_mem_put(ep);
+	return 0;
+}
+
+static int scif_poke(struct scif_endpt *ep, u64 off, u64 val, bool remote)
+{
+	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_span sp;
+	int ret;
+
+	/* The 8 bytes must not straddle a page (so neither two windows). */
+	if ((off & ~PAGE_MASK) > PAGE_SIZE - sizeof(val))
+		return -ENXIO;
+	mutex_lock(&rma->lock);
+	ret = scif_span_get(remote ? &rma->remote : &rma->local, off,
+			    sizeof(val), remote ? SCIF_PROT_WRITE : 0, &sp);
+	mutex_unlock(&rma->lock);
+	if (ret)
+		return ret;
+	ret = scif_poke_span(ep, &sp, val, remote);
+	scif_span_put(&sp);
+	return ret;
+}
+
+/**
+ * scif_rma_poke() - write 8 bytes into the peer's registered memory
+ * @ep: the endpoint
+ * @roff: offset in the peer's registered address space
+ * @val: the value
+ *
+ * Return: 0, -ENXIO, -EACCES, -ENODEV, -ENOMEM.
+ */
+int scif_rma_poke(struct scif_endpt *ep, u64 roff, u64 val)
+{
+	return scif_poke(ep, roff, val, true);
+}
+
+/**
+ * scif_rma_local_poke() - write 8 bytes into our registered memory
+ * @ep: the endpoint
+ * @loff: offset in our registered address space
+ * @val: the value
+ *
+ * Return: 0, -ENXIO, -ENOMEM.
+ */
+int scif_rma_local_poke(struct scif_endpt *ep, u64 loff, u64 val)
+{
+	return scif_poke(ep, loff, val, false);
+}

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the SCIF window tree and registered address space
+ * allocator: fixed and placed windows up to 100,000 of them, overlap
+ * refusal, hints, range lookups, bounds, and pinned page sets.
+ */
+#include <kunit/test.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/scif.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "scif_rma.h"
+
+#define WTREE_MANY	100000
+
+static struct scif_window *wtree_win(struct kunit *test, unsigned long pages)
+{
+	struct scif_window *win = scif_win_alloc(pages, false);
+
+	KUNIT_ASSERT_NOT_NULL(test, win);
+	return win;
+}
+
+static void wtree_fixed_and_overlap(struct kunit *test)
+{
+	struct maple_tree mt;
+	struct scif_window *a, *b;
+
+	mt_init_flags(&mt, MT_FLAGS_ALLOC_RANGE);
+	a = wtree_win(test, 4);
+	b = wtree_win(test, 2);
+	KUNIT_EXPECT_EQ(test, scif_wtree_insert(&mt, a, 0x10000, true), 0);
+	KUNIT_EXPECT_EQ(test, a->offset, 0x10000ULL);
+	/* Any page in common is refused, at either end. */
+	KUNIT_EXPECT_EQ(test, scif_wtree_insert(&mt, b, 0x10000 + 3 * PAGE_SIZE,
+						true), -EADDRINUSE);
+	KUNIT_EXPECT_EQ(test, scif_wtree_insert(&mt, b, 0x10000 - PAGE_SIZE,
+						true), -EADDRINUSE);
+	/* Unaligned, past the end, wrapping: refused. */
+	KUNIT_EXPECT_EQ(test, scif_wtree_insert(&mt, b, 0x10001, true),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_wtree_insert(&mt, b, SCIF_RAS_LAST & PAGE_MASK,
+						true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_wtree_insert(&mt, b, (u64)-PAGE_SIZE, true),
+			-EINVAL);
+	/* Adjacent on both sides is fine. */
+	KUNIT_EXPECT_EQ(test, scif_wtree_insert(&mt, b, 0x10000 - 2 * PAGE_SIZE,
+						true), 0);
+	KUNIT_EXPECT_PTR_EQ(test, scif_wtree_find(&mt, 0x10000 - 1), b);
+	KUNIT_EXPECT_PTR_EQ(test, scif_wtree_find(&mt, 0x10000), a);
+	KUNIT_EXPECT_PTR_EQ(test, scif_wtree_find(&mt, 0x10000 + 4 * PAGE_SIZE - 1), a);
+	KUNIT_EXPECT_NULL(test, scif_wtree_find(&mt, 0x10000 + 4 * PAGE_SIZE));
+	KUNIT_EXPECT_PTR_EQ(test, scif_wtree_next(&mt, 0, ULLONG_MAX), b);
+	KUNIT_EXPECT_NULL(test, scif_wtree_next(&mt, 0, 0x1000));
+	KUNIT_EXPECT_TRUE(test, scif_wtree_busy(&mt, 0x10000 + 3 * PAGE_SIZE,
+						0x20000000));
+	scif_wtree_erase(&mt, a);
+	KUNIT_EXPECT_NULL(test, scif_wtree_find(&mt, 0x10000));
+	scif_wtree_erase(&mt, b);
+	scif_wtree_destroy(&mt);
+	scif_win_put(a);
+	scif_win_put(b);
+}
+
+static void wtree_placement_and_hint(struct kunit *test)
+{
+	struct maple_tree mt;
+	struct scif_window *a, *b, *c;
+
+	mt_init_flags(&mt, MT_FLAGS_ALLOC_RANGE);
+	a = wtree_win(test, 3);
+	b = wtree_win(test, 1);
+	c = wtree_win(test, 2);
+	KUNIT_EXPECT_EQ(test, scif_wtree_insert(&mt, a, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, a->offset, 0ULL);
+	/* A hint inside a taken range moves to the next gap. */
+	KUNIT_EXPECT_EQ(test, scif_wtree_insert(&mt, b, PAGE_SIZE, false), 0);
+	KUNIT_EXPECT_EQ(test, b->offset, 3ULL * PAGE_SIZE);
+	/* A free hint is taken as is. */
+	KUNIT_EXPECT_EQ(test, scif_wtree_insert(&mt, c, 1ULL << 40, false), 0);
+	KUNIT_EXPECT_EQ(test, c->offset, 1ULL << 40);
+	scif_wtree_erase(&mt, a);
+	scif_wtree_erase(&mt, b);
+	scif_wtree_erase(&mt, c);
+	scif_wtree_destroy(&mt);
+	scif_win_put(a);
+	scif_win_put(b);
+	scif_win_put(c);
+}
+
+static void wtree_many(struct kunit *test)
+{
+	struct scif_window **w;
+	struct maple_tree mt;
+	unsigned long i;
+	u64 off;
+
+	w = kvcalloc(WTREE_MANY, sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	mt_init_flags(&mt, MT_FLAGS_ALLOC_RANGE);
+	for (i = 0; i < WTREE_MANY; i++) {
+		w[i] = scif_win_alloc(1 + i % 3, false);
+		KUNIT_ASSERT_NOT_NULL(test, w[i]);
+		/* Half placed by the allocator, half at fixed offsets. */
+		if (i % 2)
+			off = (1ULL << 32) + i * 4 * PAGE_SIZE;
+		else
+			off = 0;
+		KUNIT_ASSERT_EQ(test, scif_wtree_insert(&mt, w[i], off, i % 2),
+				0);
+		cond_resched();
+	}
+	for (i = 0; i < WTREE_MANY; i++) {
+		KUNIT_ASSERT_PTR_EQ(test, scif_wtree_find(&mt, w[i]->offset), w[i]);
+		KUNIT_ASSERT_PTR_EQ(test,
+				    scif_wtree_find(&mt, scif_win_end(w[i]) - 1),
+				    w[i]);
+		KUNIT_ASSERT_EQ(test, w[i]->offset & ~PAGE_MASK, 0ULL);
+	}
+	/* Placed windows packed the low space without a hole. */
+	KUNIT_EXPECT_EQ(test, w[0]->offset, 0ULL);
+	for (i = 0; i < WTREE_MANY; i += 2)
+		scif_wtree_erase(&mt, w[i]);
+	for (i = 0; i < WTREE_MANY; i++) {
+		KUNIT_ASSERT_PTR_EQ(test, scif_wtree_find(&mt, w[i]->offset),
+				    i % 2 ? w[i] : NULL);
+		if (i % 2)
+			scif_wtree_erase(&mt, w[i]);
+		scif_win_put(w[i]);
+	}
+	KUNIT_EXPECT_TRUE(test, mtree_empty(&mt));
+	scif_wtree_destroy(&mt);
+	kvfree(w);
+}
+
+static void pin_kernel_and_errors(struct kunit *test)
+{
+	struct scif_pinned_pages *pp;
+	void *buf = vmalloc(4 * PAGE_SIZE);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_EXPECT_EQ(test, scif_pin_pages(buf, 4 * PAGE_SIZE, 0,
+					     SCIF_MAP_KERNEL, &pp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_pin_pages(buf, 4 * PAGE_SIZE, 4,
+					     SCIF_MAP_KERNEL, &pp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_pin_pages(buf, 4 * PAGE_SIZE,
+					     SCIF_PROT_READ, 0x40, &pp),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_pin_pages(buf + 1, PAGE_SIZE,
+					     SCIF_PROT_READ, SCIF_MAP_KERNEL,
+					     &pp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_pin_pages(buf, PAGE_SIZE + 1,
+					     SCIF_PROT_READ, SCIF_MAP_KERNEL,
+					     &pp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_pin_pages(buf, 0, SCIF_PROT_READ,
+					     SCIF_MAP_KERNEL, &pp), -EINVAL);
+	KUNIT_ASSERT_EQ(test, scif_pin_pages(buf, 4 * PAGE_SIZE,
+					     SCIF_PROT_READ | SCIF_PROT_WRITE,
+					     SCIF_MAP_KERNEL, &pp), 0);
+	KUNIT_EXPECT_EQ(test, pp->nr_pages, 4UL);
+	KUNIT_EXPECT_PTR_EQ(test, pp->pages[1], vmalloc_to_page(buf + PAGE_SIZE));
+	KUNIT_EXPECT_EQ(test, scif_unpin_pages(pp), 0);
+	KUNIT_EXPECT_EQ(test, scif_unpin_pages(NULL), -EINVAL);
+	vfree(buf);
+}
+
+static struct kunit_case scif_wtree_cases[] = {
+	KUNIT_CASE(wtree_fixed_and_overlap),
+	KUNIT_CASE(wtree_placement_and_hint),
+	KUNIT_CASE_SLOW(wtree_many),
+	KUNIT_CASE(pin_kernel_and_errors),
+	{}
+};
+
+static struct kunit_suite scif_wtree_suite = {
+	.name = "scif_wtree",
+	.test_cases = scif_wtree_cases,
+};
+
+kunit_test_suite(scif_wtree_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the SCIF window tree and pinning");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(SCIF_KUNIT);
