@@ -14,6 +14,7 @@
 
 #include "scif_rma.h"
 
+struct pid;
 struct scif_instance;
 
 /* Receive ring of every connected endpoint (a power of two). */
@@ -66,6 +67,12 @@ struct scif_conreq {
  * @ref: references: the owner's (dropped by scif_close()) plus one per
  *	 lookup in progress
  * @id: slot index (low 32 bits) and generation (high 32 bits)
+ * @park_owner: while the endpoint is parked (scif_epd_park()), a reference
+ *		to the thread group that parked it; only that group may claim
+ *		it. Set before the endpoint enters &scif_instance.parked and
+ *		released by whoever takes it out again.
+ * @park_listener: while parked, the id of the listener it was accepted
+ *		   from; closing that listener closes the endpoint
  * @mutex: serialises the control calls (bind, listen, connect, accept,
  *	   close) of the owner; never taken by message handlers
  * @send_mutex: serialises senders, so that the stream stays in order
@@ -103,6 +110,8 @@ struct scif_endpt {
 	struct scif_instance *si;
 	struct kref ref;
 	u64 id;
+	struct pid *park_owner;
+	u64 park_listener;
 	struct mutex mutex;		/* control calls */
 	struct mutex send_mutex;	/* senders */
 	struct mutex recv_mutex;	/* receivers */

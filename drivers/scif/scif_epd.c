@@ -9,6 +9,8 @@
  */
 #include <linux/capability.h>
 #include <linux/err.h>
+#include <linux/pid.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -51,6 +53,7 @@ static void scif_ep_release(struct kref *ref)
 {
 	struct scif_endpt *ep = container_of(ref, struct scif_endpt, ref);
 
+	WARN_ON_ONCE(ep->park_owner);
 	scif_rma_ep_release(ep);
 	kvfree(ep->rx_ring);
 	mutex_destroy(&ep->mutex);
@@ -297,6 +300,45 @@ out:
 }
 EXPORT_SYMBOL_GPL(scif_listen);
 
+/*
+ * Take the parked @ep out of &scif_instance.parked, whose lock is held; the
+ * caller now owns it.
+ */
+static void __scif_unpark(struct scif_instance *si, struct scif_endpt *ep)
+{
+	__xa_erase(&si->parked, SCIF_EP_IDX(ep->id));
+	put_pid(ep->park_owner);
+	ep->park_owner = NULL;
+	ep->park_listener = 0;
+}
+
+/*
+ * Close every endpoint still parked that was accepted from the listener
+ * @listener, which is closed already: scif_epd_park() checks the listener's
+ * state under its mutex, so no endpoint of it can be parked any more. Called
+ * without any lock held; each endpoint is taken out of the table under the
+ * xarray lock, then closed without it.
+ */
+static void scif_unpark_listener(struct scif_instance *si, u64 listener)
+{
+	struct scif_endpt *ep;
+	unsigned long idx = 0;
+
+	for (;;) {
+		xa_lock(&si->parked);
+		xa_for_each_start(&si->parked, idx, ep, idx) {
+			if (ep->park_listener == listener) {
+				__scif_unpark(si, ep);
+				break;
+			}
+		}
+		xa_unlock(&si->parked);
+		if (!ep)
+			return;
+		scif_close(ep);
+	}
+}
+
 /**
  * scif_close() - tear an endpoint down and free it
  * @epd: the endpoint; it must not be used again
@@ -334,7 +376,11 @@ int scif_close(scif_epd_t epd)
 
 	/* From here on no message can find the endpoint. */
 	xa_erase(&si->eps, SCIF_EP_IDX(ep->id));
-	xa_erase(&si->parked, SCIF_EP_IDX(ep->id));
+	/* Closed while parked (instance teardown): nobody can claim it now. */
+	xa_lock(&si->parked);
+	if (xa_load(&si->parked, SCIF_EP_IDX(ep->id)) == ep)
+		__scif_unpark(si, ep);
+	xa_unlock(&si->parked);
 	if (old == SCIF_EP_LISTENING)
 		scif_listener_shutdown(ep);
 	else if (old == SCIF_EP_CONNECTED)
@@ -343,6 +389,9 @@ int scif_close(scif_epd_t epd)
 		scif_port_release(&si->ports, ep->port);
 	ep->port_owned = false;
 	mutex_unlock(&ep->mutex);
+	/* Accepted endpoints nobody claimed go with their listener. */
+	if (old == SCIF_EP_LISTENING)
+		scif_unpark_listener(si, ep->id);
 	scif_ep_put(ep);
 	return 0;
 }
@@ -373,24 +422,62 @@ EXPORT_SYMBOL_GPL(scif_epd_flush);
 
 /**
  * scif_epd_park() - hold an accepted endpoint until scif_epd_claim()
- * @newepd: an endpoint returned by scif_accept()
+ * @epd: the listener @newepd was accepted from
+ * @newepd: an endpoint returned by scif_accept() on @epd
  * @handle: set to a handle naming it; the handle is not an address
  *
- * Endpoints still parked when their instance is destroyed are closed.
+ * Only the thread group of the caller can claim the endpoint. It is closed
+ * if it is still parked when @epd is closed, or when its instance is
+ * destroyed. On failure @newepd is left to the caller.
  *
- * Return: 0, or -EBADF, or -ENOMEM.
+ * Return: 0, or -EBADF, -EINVAL (@epd does not listen, @newepd is parked
+ * already), or -ENOMEM.
  */
-int scif_epd_park(scif_epd_t newepd, u64 *handle)
+int scif_epd_park(scif_epd_t epd, scif_epd_t newepd, u64 *handle)
 {
-	struct scif_endpt *ep = newepd;
+	struct scif_endpt *lep = epd, *ep = newepd;
+	struct scif_instance *si;
+	struct pid *owner;
+	bool listening;
 	int ret;
 
-	ret = scif_ep_check(newepd);
+	ret = scif_ep_check(epd) ?: scif_ep_check(newepd);
 	if (ret)
 		return ret;
-	ret = xa_insert(&ep->si->parked, SCIF_EP_IDX(ep->id), ep, GFP_KERNEL);
-	if (ret)
-		return ret == -EBUSY ? -EINVAL : ret;
+	si = ep->si;
+	if (lep == ep || lep->si != si)
+		return -EINVAL;
+	owner = get_pid(task_tgid(current));
+	/*
+	 * The listener's mutex orders this against its close, which sets
+	 * %SCIF_EP_CLOSED under it and sweeps the parked endpoints after it.
+	 */
+	mutex_lock(&lep->mutex);
+	spin_lock(&lep->lock);
+	listening = lep->state == SCIF_EP_LISTENING;
+	spin_unlock(&lep->lock);
+	ret = -EINVAL;
+	xa_lock(&si->parked);
+	/* @park_owner is only set while parked, and only under this lock. */
+	if (listening && !ep->park_owner) {
+		ep->park_owner = owner;
+		ep->park_listener = lep->id;
+		/* May drop the xarray lock to allocate, never @lep->mutex. */
+		ret = __xa_insert(&si->parked, SCIF_EP_IDX(ep->id), ep,
+				  GFP_KERNEL);
+		if (ret) {
+			ep->park_owner = NULL;
+			ep->park_listener = 0;
+			if (ret == -EBUSY)
+				ret = -EINVAL;
+		}
+	}
+	xa_unlock(&si->parked);
+	mutex_unlock(&lep->mutex);
+	if (ret) {
+		put_pid(owner);
+		return ret;
+	}
 	*handle = ep->id;
 	return 0;
 }
@@ -401,8 +488,13 @@ EXPORT_SYMBOL_GPL(scif_epd_park);
  * @si: the instance it was parked in
  * @handle: the handle from scif_epd_park()
  *
+ * Only the thread group that parked the endpoint may claim it; for any
+ * other caller the handle behaves exactly like one that names nothing.
+ *
  * Return: the endpoint, now owned by the caller, or ERR_PTR(-EINVAL) if
- * @handle names no parked endpoint (it was claimed already, or never was).
+ * @handle names no endpoint parked by the caller's thread group (it was
+ * claimed already, closed with its listener, parked by another process, or
+ * never was).
  */
 scif_epd_t scif_instance_claim(struct scif_instance *si, u64 handle)
 {
@@ -410,8 +502,8 @@ scif_epd_t scif_instance_claim(struct scif_instance *si, u64 handle)
 
 	xa_lock(&si->parked);
 	ep = xa_load(&si->parked, SCIF_EP_IDX(handle));
-	if (ep && ep->id == handle)
-		__xa_erase(&si->parked, SCIF_EP_IDX(handle));
+	if (ep && ep->id == handle && ep->park_owner == task_tgid(current))
+		__scif_unpark(si, ep);
 	else
 		ep = NULL;
 	xa_unlock(&si->parked);

@@ -21,7 +21,7 @@ struct scif_instance;
 __poll_t scif_epd_poll(scif_epd_t epd, struct file *file, poll_table *wait);
 void scif_epd_flush(scif_epd_t epd);
 int scif_epd_connect_nb(scif_epd_t epd, struct scif_port_id *dst);
-int scif_epd_park(scif_epd_t newepd, u64 *handle);
+int scif_epd_park(scif_epd_t epd, scif_epd_t newepd, u64 *handle);
 scif_epd_t scif_epd_claim(u64 handle);
 
 scif_epd_t scif_instance_open(struct scif_instance *si);

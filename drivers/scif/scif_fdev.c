@@ -11,6 +11,8 @@
  *   new endpoint in the core, which returns an opaque handle (never a kernel
  *   address). SCIF_ACCEPTREG, issued on a newly opened file, claims the
  *   handle and swaps the claimed endpoint in for the file's own unused one.
+ *   Only the accepting process can claim, and only while the listener is
+ *   open: the core closes the endpoints left parked when it closes.
  *   The swap is only allowed while no other request, poll or mmap has ever
  *   seen the file's endpoint: once a caller has looked at it, the endpoint
  *   of a file never changes, so no reference counting is needed beyond the
@@ -227,7 +229,7 @@ static long scif_fdev_accept_req(scif_epd_t epd,
 	ret = scif_accept(epd, &req.peer, &newepd, req.flags);
 	if (ret < 0)
 		return ret;
-	ret = scif_epd_park(newepd, &handle);
+	ret = scif_epd_park(epd, newepd, &handle);
 	if (ret < 0) {
 		scif_close(newepd);
 		return ret;

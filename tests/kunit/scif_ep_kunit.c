@@ -8,6 +8,8 @@
 #include <linux/cred.h>
 #include <linux/delay.h>
 #include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/sched/signal.h>
 #include <linux/scif.h>
 
 #include "scif_core.h"
@@ -374,23 +376,153 @@ static void accept_reports_peer(struct kunit *test)
 	scif_close(l);
 }
 
+/*
+ * Connect a new endpoint to the listener @l on @port and accept; returns the
+ * accepted endpoint, the connecting one in @client.
+ */
+static scif_epd_t ep_accepted(struct kunit *test, scif_epd_t l, u16 port,
+			      scif_epd_t *client)
+{
+	struct scif_port_id dst = { .node = 0, .port = port }, peer;
+	scif_epd_t e = ep_open(test), n;
+
+	KUNIT_ASSERT_EQ(test, scif_epd_connect_nb(e, &dst), -EINPROGRESS);
+	KUNIT_ASSERT_EQ(test, scif_accept(l, &peer, &n, SCIF_ACCEPT_SYNC), 0);
+	KUNIT_ASSERT_TRUE(test, ep_wait(e, EPOLLOUT) & EPOLLOUT);
+	KUNIT_ASSERT_GE(test, scif_connect(e, &dst), SCIF_PORT_RSVD);
+	*client = e;
+	return n;
+}
+
+/* References to the calling thread group's struct pid. */
+static unsigned int ep_tgid_refs(void)
+{
+	return refcount_read(&task_tgid(current)->count);
+}
+
 static void park_and_claim(struct kunit *test)
 {
 	struct scif_instance *si = test->priv;
-	scif_epd_t a = ep_open(test), b;
+	unsigned int refs = ep_tgid_refs();
+	scif_epd_t l, a, b, c, c2;
+	u16 port;
 	u64 h;
 
-	KUNIT_ASSERT_EQ(test, scif_epd_park(a, &h), 0);
+	l = ep_listener(test, 4, &port);
+	a = ep_accepted(test, l, port, &c);
+	/* Only a listener's accepted endpoints can be parked. */
+	KUNIT_EXPECT_EQ(test, scif_epd_park(c, a, &h), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_epd_park(a, a, &h), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_epd_park(NULL, a, &h), -EBADF);
+	KUNIT_EXPECT_EQ(test, ep_tgid_refs(), refs);
+
+	KUNIT_ASSERT_EQ(test, scif_epd_park(l, a, &h), 0);
 	/* The handle is an id, not the address. */
 	KUNIT_EXPECT_NE(test, h, (u64)(uintptr_t)a);
+	/* Parked twice: refused, and the first parking stays intact. */
+	KUNIT_EXPECT_EQ(test, scif_epd_park(l, a, &h), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(scif_instance_claim(si, h + 1)));
 	b = scif_instance_claim(si, h);
 	KUNIT_EXPECT_PTR_EQ(test, b, a);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(scif_instance_claim(si, h)));
+	/* The claim dropped the parking's reference to our thread group. */
+	KUNIT_EXPECT_EQ(test, ep_tgid_refs(), refs);
+
 	/* An endpoint left parked is closed with the instance. */
-	a = ep_open(test);
-	KUNIT_ASSERT_EQ(test, scif_epd_park(a, &h), 0);
+	a = ep_accepted(test, l, port, &c2);
+	KUNIT_ASSERT_EQ(test, scif_epd_park(l, a, &h), 0);
+	KUNIT_EXPECT_EQ(test, ep_tgid_refs(), refs + 1);
 	scif_close(b);
+	scif_close(c);
+}
+
+struct ep_claim_arg {
+	struct scif_instance *si;
+	u64 handle;
+	scif_epd_t epd;
+};
+
+static int ep_kt_claim(void *arg)
+{
+	struct ep_claim_arg *a = arg;
+
+	a->epd = scif_instance_claim(a->si, a->handle);
+	return PTR_ERR_OR_ZERO(a->epd);
+}
+
+/* A kernel thread is a thread group of its own: it cannot claim. */
+static void claim_from_other_thread_group_fails(struct kunit *test)
+{
+	struct scif_instance *si = test->priv;
+	struct ep_claim_arg arg = { .si = si };
+	unsigned int refs = ep_tgid_refs();
+	struct scif_kt_call call;
+	scif_epd_t l, a, c;
+	u16 port;
+
+	l = ep_listener(test, 4, &port);
+	a = ep_accepted(test, l, port, &c);
+	KUNIT_ASSERT_EQ(test, scif_epd_park(l, a, &arg.handle), 0);
+	KUNIT_ASSERT_EQ(test, scif_kt_start(&call, ep_kt_claim, &arg), 0);
+	KUNIT_ASSERT_TRUE(test, scif_kt_join(&call, 10000));
+	/* Exactly what a handle naming nothing gets. */
+	KUNIT_EXPECT_EQ(test, call.ret, -EINVAL);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(arg.epd));
+	/* The failed attempt took nothing away from the owner. */
+	KUNIT_EXPECT_PTR_EQ(test, scif_instance_claim(si, arg.handle), a);
+	KUNIT_EXPECT_EQ(test, ep_tgid_refs(), refs);
+	scif_close(a);
+	scif_close(c);
+	scif_close(l);
+}
+
+/*
+ * Closing a listener closes the endpoints accepted from it that are still
+ * parked, and only those; their handles are dead.
+ */
+static void listener_close_closes_parked(struct kunit *test)
+{
+	struct scif_instance *si = test->priv;
+	unsigned int refs = ep_tgid_refs();
+	scif_epd_t l, l2, a, b, o, ca, cb, co;
+	struct scif_endpt *ep;
+	u16 port, port2;
+	u64 ha, hb, ho;
+	char ch;
+
+	l = ep_listener(test, 4, &port);
+	l2 = ep_listener(test, 4, &port2);
+	a = ep_accepted(test, l, port, &ca);
+	b = ep_accepted(test, l, port, &cb);
+	o = ep_accepted(test, l2, port2, &co);
+	KUNIT_ASSERT_EQ(test, scif_epd_park(l, a, &ha), 0);
+	KUNIT_ASSERT_EQ(test, scif_epd_park(l, b, &hb), 0);
+	KUNIT_ASSERT_EQ(test, scif_epd_park(l2, o, &ho), 0);
+	KUNIT_EXPECT_EQ(test, ep_tgid_refs(), refs + 3);
+
+	KUNIT_EXPECT_EQ(test, scif_close(l), 0);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(scif_instance_claim(si, ha)));
+	KUNIT_EXPECT_TRUE(test, IS_ERR(scif_instance_claim(si, hb)));
+	/* Closed, not merely forgotten: the ids no longer resolve... */
+	KUNIT_EXPECT_NULL(test, scif_ep_lookup(si, ha));
+	KUNIT_EXPECT_NULL(test, scif_ep_lookup(si, hb));
+	/* ...their peers were reset... */
+	KUNIT_EXPECT_TRUE(test, ep_wait(ca, EPOLLIN) & EPOLLHUP);
+	KUNIT_EXPECT_TRUE(test, ep_wait(cb, EPOLLIN) & EPOLLHUP);
+	KUNIT_EXPECT_EQ(test, scif_recv(ca, &ch, 1, 0), -ECONNRESET);
+	/* ...and the references to the parking thread group are gone. */
+	KUNIT_EXPECT_EQ(test, ep_tgid_refs(), refs + 1);
+
+	/* Another listener's parked endpoint is untouched. */
+	ep = scif_instance_claim(si, ho);
+	KUNIT_EXPECT_PTR_EQ(test, ep, o);
+	KUNIT_EXPECT_EQ(test, ep_tgid_refs(), refs);
+	if (!IS_ERR(ep))
+		scif_close(ep);
+	scif_close(l2);
+	scif_close(ca);
+	scif_close(cb);
+	scif_close(co);
 }
 
 static void stale_id_does_not_resolve(struct kunit *test)
@@ -449,6 +581,8 @@ static struct kunit_case scif_ep_cases[] = {
 	KUNIT_CASE(accept_flush_eintr),
 	KUNIT_CASE(accept_reports_peer),
 	KUNIT_CASE(park_and_claim),
+	KUNIT_CASE(claim_from_other_thread_group_fails),
+	KUNIT_CASE(listener_close_closes_parked),
 	KUNIT_CASE(stale_id_does_not_resolve),
 	KUNIT_CASE(node_ids_include_self),
 	{}

@@ -188,7 +188,10 @@ static void test_accept_errors(void)
 	scif_close(e);
 }
 
-/* Accept handles are opaque, single use, and never kernel addresses. */
+/*
+ * Accept handles are opaque, single use, never kernel addresses, claimable
+ * only by the accepting process, and only while their listener is open.
+ */
 static void test_accept_handles(void)
 {
 	struct scifioctl_accept req;
@@ -196,9 +199,11 @@ static void test_accept_handles(void)
 	pthread_t t;
 	__u16 port;
 	scif_epd_t l = make_listener(2, &port);
-	scif_epd_t f = open_ep(), g = open_ep(), h = open_ep();
+	scif_epd_t f = open_ep(), g = open_ep(), h = open_ep(), k = open_ep();
 	__u64 bogus = 0xffffffff81000000ull;
 	char byte = 'x';
+	int status;
+	pid_t pid;
 
 	c.epd = open_ep();
 	c.dst.node = self;
@@ -233,20 +238,49 @@ static void test_accept_handles(void)
 	EXPECT_EQ(scif_recv(f, &byte, 1, SCIF_RECV_BLOCK), 1);
 	tap_ok(byte == 'x', "the claimed endpoint is connected to the peer");
 
-	/* A handle is good until claimed, even after its listener closed. */
+	scif_close(c.epd);
+
+	/* Only the process that accepted can claim: not even its child. */
+	c.epd = open_ep();
+	if (pthread_create(&t, NULL, connect_thread, &c))
+		bail("pthread_create");
+	EXPECT_EQ(ioctl(l, SCIF_ACCEPTREQ, &req), 0);
+	pthread_join(t, NULL);
+	pid = fork();
+	if (pid < 0)
+		bail("fork");
+	if (pid == 0) {
+		int fd = open("/dev/scif", O_RDWR);
+
+		if (fd < 0)
+			_exit(3);
+		if (ioctl(fd, SCIF_ACCEPTREG, &req.endpt) != -1)
+			_exit(4);
+		_exit(errno == EINVAL ? 0 : 5);
+	}
+	waitpid(pid, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "a forked child cannot claim its parent's handle (status %d)",
+	       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	EXPECT_EQ(ioctl(g, SCIF_ACCEPTREG, &req.endpt), 0);
+	EXPECT_EQ(scif_send(g, &byte, 1, SCIF_SEND_BLOCK), 1);
+	EXPECT_EQ(scif_recv(c.epd, &byte, 1, SCIF_RECV_BLOCK), 1);
+	scif_close(c.epd);
+
+	/* Handles not yet claimed die with their listener. */
 	c.epd = open_ep();
 	if (pthread_create(&t, NULL, connect_thread, &c))
 		bail("pthread_create");
 	EXPECT_EQ(ioctl(l, SCIF_ACCEPTREQ, &req), 0);
 	pthread_join(t, NULL);
 	scif_close(l);
-	EXPECT_EQ(ioctl(g, SCIF_ACCEPTREG, &req.endpt), 0);
-	EXPECT_EQ(scif_send(g, &byte, 1, SCIF_SEND_BLOCK), 1);
-	EXPECT_EQ(scif_recv(c.epd, &byte, 1, SCIF_RECV_BLOCK), 1);
+	EXPECT_ERR(ioctl(k, SCIF_ACCEPTREG, &req.endpt), EINVAL);
+	EXPECT_ERR(scif_recv(c.epd, &byte, 1, SCIF_RECV_BLOCK), ECONNRESET);
 	scif_close(c.epd);
 	scif_close(f);
 	scif_close(g);
 	scif_close(h);
+	scif_close(k);
 }
 
 static void test_connected(void)
