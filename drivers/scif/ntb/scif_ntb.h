@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SCIF over NTB: the transport that joins SCIF nodes through any Linux
+ * ntb_dev (Documentation/scif-ntb.rst).
+ *
+ * Per peer port, each side allocates one region in its own memory that only
+ * the peer writes, through its memory window: a small header of indices and
+ * a ring of 64-byte cells that carries wire messages (and stream data
+ * following them). Every access across the NTB is a posted write; each side
+ * reads only its own memory. The write index of a ring lives in the
+ * receiver's memory, the read index in the sender's.
+ */
+#ifndef SCIF_NTB_H
+#define SCIF_NTB_H
+
+#include <linux/hrtimer.h>
+#include <linux/mutex.h>
+#include <linux/ntb.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "../scif_link.h"
+
+/* Link-up handshake in scratchpads: SCIF_NTB_SPADS words per sender port. */
+#define SCIF_NTB_MAGIC		0x5c1f4e00u	/* low byte: protocol version */
+#define SCIF_NTB_VERSION	1
+#define SCIF_NTB_SPADS		8
+
+/**
+ * enum scif_ntb_spad - scratchpads one side writes into its peer's, at
+ *	index (own port number) * %SCIF_NTB_SPADS + the value below
+ * @SCIF_NTB_SPAD_MAGIC: %SCIF_NTB_MAGIC | %SCIF_NTB_VERSION; 0 when leaving
+ * @SCIF_NTB_SPAD_CAPS: capability bits, &enum scif_ntb_caps
+ * @SCIF_NTB_SPAD_NODE: the writer's SCIF node id
+ * @SCIF_NTB_SPAD_ADDR_LO: DMA address of the region the writer allocated
+ *			   for the reader (low 32 bits)
+ * @SCIF_NTB_SPAD_ADDR_HI: same, high 32 bits
+ * @SCIF_NTB_SPAD_SIZE: size of that region in bytes
+ * @SCIF_NTB_SPAD_NONCE: nonzero, new at every link-up of the writer
+ * @SCIF_NTB_SPAD_ACK: the reader's nonce as the writer last saw it
+ */
+enum scif_ntb_spad {
+	SCIF_NTB_SPAD_MAGIC,
+	SCIF_NTB_SPAD_CAPS,
+	SCIF_NTB_SPAD_NODE,
+	SCIF_NTB_SPAD_ADDR_LO,
+	SCIF_NTB_SPAD_ADDR_HI,
+	SCIF_NTB_SPAD_SIZE,
+	SCIF_NTB_SPAD_NONCE,
+	SCIF_NTB_SPAD_ACK,
+};
+
+/**
+ * enum scif_ntb_caps - capability bits of the handshake
+ * @SCIF_NTB_CAP_DOORBELL: the writer listens on doorbell bit (own port);
+ *			   without it the reader's ring is polled
+ * @SCIF_NTB_CAP_FLAT: the writer's inbound window maps its memory flat at
+ *		       address 0 (direct mode, needed by RMA)
+ */
+enum scif_ntb_caps {
+	SCIF_NTB_CAP_DOORBELL = BIT(0),
+	SCIF_NTB_CAP_FLAT = BIT(1),
+};
+
+#define SCIF_NTB_CELL		64
+/* Bytes before the cells of a region: two cache lines of indices. */
+#define SCIF_NTB_HDR_SIZE	128
+/* First byte of a cell that only pads a ring to its end. */
+#define SCIF_NTB_PAD		0xff
+
+/**
+ * struct scif_ntb_region_hdr - indices at the start of a region; every
+ *	field is written by the peer only, and read by the owner
+ * @widx: cells the peer has written into this region's ring (free running)
+ * @want: bumped by the peer when it waits for room in this ring; the owner
+ *	  answers with a doorbell once it has consumed
+ * @ridx: cells the peer has consumed of the owner's ring in the peer's
+ *	  memory (free running); on its own cache line
+ */
+struct scif_ntb_region_hdr {
+	__le32 widx;
+	__le32 want;
+	u8 rsvd0[56];
+	__le32 ridx;
+	u8 rsvd1[60];
+};
+
+/**
+ * enum scif_ntb_state - where the link to one peer port is
+ * @SCIF_NTB_DOWN: no NTB link
+ * @SCIF_NTB_HANDSHAKE: NTB link up, scratchpads being exchanged
+ * @SCIF_NTB_UP: the peer is a SCIF node of the instance
+ * @SCIF_NTB_REFUSED: the peer or the hardware does not qualify; waits for
+ *		      the next link event (or a new peer nonce)
+ */
+enum scif_ntb_state {
+	SCIF_NTB_DOWN,
+	SCIF_NTB_HANDSHAKE,
+	SCIF_NTB_UP,
+	SCIF_NTB_REFUSED,
+};
+
+struct scif_ntb_dev;
+
+/**
+ * struct scif_ntb_peer - the link to one peer port of an NTB
+ * @nd: the device
+ * @pidx: NTB peer index
+ * @port: the peer's port number
+ * @link: what the SCIF core sees
+ * @lock: serialises state changes (link events, handshake, teardown);
+ *	  process context only, never taken by send or receive
+ * @state: an &enum scif_ntb_state; written under @lock, read anywhere
+ * @node: the peer's node id (valid while UP)
+ * @nonce: ours for this link-up
+ * @peer_nonce: the peer's, as acknowledged
+ * @hs_start: jiffies when the handshake began (stall reports)
+ * @stall_logged: a stalled handshake was reported (once per link-up)
+ * @broken: the peer broke the ring protocol; set from any context, the
+ *	    handshake work resets the link
+ * @hs_work: handshake and, once up, liveness check (under @lock)
+ * @region: our region for the peer (coherent DMA memory the peer writes)
+ * @region_dma: its DMA address, sent to the peer
+ * @rx_cells: cells in our ring
+ * @rx_ridx: cells consumed of our ring (only @rx_work touches it)
+ * @want_seen: last &scif_ntb_region_hdr.want answered (@rx_work only)
+ * @rx_work: drains our ring into the core; never concurrent with itself
+ * @win: CPU mapping of the outbound window to the peer's memory
+ * @win_phys: physical address of the window
+ * @win_size: its size
+ * @tx_hdr: the peer's region header, inside @win
+ * @tx_ring: the peer's ring cells, inside @win
+ * @tx_mutex: serialises senders; protects @tx_widx and @want_seq. May be
+ *	      held while waiting (bounded) for ring space, never spinning
+ * @tx_cells: cells in the peer's ring
+ * @tx_widx: cells written into the peer's ring
+ * @want_seq: our last &scif_ntb_region_hdr.want value in the peer's region
+ * @tx_wq: senders waiting for room or for the link to die
+ * @dead: set (before the node is removed) when the link goes away, so
+ *	  senders stop waiting; cleared under @lock when the link is up again
+ * @db_peer: doorbell bit that reaches the peer, or 0 to rely on its polling
+ */
+struct scif_ntb_peer {
+	struct scif_ntb_dev *nd;
+	int pidx;
+	int port;
+	struct scif_link link;
+
+	struct mutex lock;	/* state changes, see above */
+	enum scif_ntb_state state;
+	u16 node;
+	u32 nonce;
+	u32 peer_nonce;
+	unsigned long hs_start;
+	bool stall_logged;
+	bool broken;
+	struct delayed_work hs_work;
+
+	void *region;
+	dma_addr_t region_dma;
+	u32 rx_cells;
+	u32 rx_ridx;
+	u32 want_seen;
+	struct work_struct rx_work;
+
+	void __iomem *win;
+	phys_addr_t win_phys;
+	resource_size_t win_size;
+	struct scif_ntb_region_hdr __iomem *tx_hdr;
+	u8 __iomem *tx_ring;
+	struct mutex tx_mutex;	/* senders, see above */
+	u32 tx_cells;
+	u32 tx_widx;
+	u32 want_seq;
+	wait_queue_head_t tx_wq;
+	bool dead;
+	u64 db_peer;
+};
+
+/**
+ * struct scif_ntb_dev - SCIF's use of one ntb_dev
+ * @ntb: the device
+ * @si: the SCIF instance its peers join
+ * @port: our port number
+ * @db_self: doorbell bit peers ring to reach us, or 0 (polling)
+ * @region_size: bytes of each peer region (header and ring)
+ * @wq: runs the peers' @rx_work (high priority)
+ * @link_work: turns NTB link events into peer state changes
+ * @poll_timer: in polling mode, kicks every peer's receive work
+ * @poll_ns: its period, 0 if doorbells are used
+ * @removing: set at remove; no work is queued any more
+ * @npeers: entries at @peers
+ * @peers: one per peer port
+ */
+struct scif_ntb_dev {
+	struct ntb_dev *ntb;
+	struct scif_instance *si;
+	int port;
+	u64 db_self;
+	size_t region_size;
+	struct workqueue_struct *wq;
+	struct work_struct link_work;
+	struct hrtimer poll_timer;
+	u64 poll_ns;
+	bool removing;
+	int npeers;
+	struct scif_ntb_peer peers[];
+};
+
+/* scif_ntb_ring.c */
+extern const struct scif_link_ops scif_ntb_link_ops;
+void scif_ntb_ring_reset(struct scif_ntb_peer *p);
+void scif_ntb_rx_work(struct work_struct *work);
+void scif_ntb_kick(struct scif_ntb_peer *p);
+void scif_ntb_ring_peer(struct scif_ntb_peer *p);
+
+/* scif_ntb_link.c */
+void scif_ntb_peer_init(struct scif_ntb_peer *p, struct scif_ntb_dev *nd,
+			int pidx);
+void scif_ntb_link_work(struct work_struct *work);
+void scif_ntb_peer_stop(struct scif_ntb_peer *p);
+void scif_ntb_peer_broken(struct scif_ntb_peer *p, const char *why);
+
+/* scif_ntb_main.c: module parameters */
+extern unsigned int scif_ntb_send_timeout_ms;
+
+#endif /* SCIF_NTB_H */

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF over NTB: the state of the link to each peer port, and the
+ * handshake that brings a peer in as a SCIF node.
+ *
+ * On NTB link up, each side opens its inbound window flat at address 0,
+ * empties the ring it keeps for the peer and writes into the peer's
+ * scratchpads (at its own port's slot): magic and version, capabilities,
+ * node id, address and size of that ring, and a fresh nonce. It then polls
+ * its own scratchpads for the peer's words. A consistent, acceptable set is
+ * acknowledged by writing the peer's nonce back; once the peer has
+ * acknowledged ours too, the peer joins the SCIF instance as a node.
+ *
+ * While the peer is up its words are checked every 100 ms: a changed nonce
+ * or a cleared magic means the peer left or restarted, and the node is
+ * removed before a new handshake starts. So is a ring that cannot be
+ * followed any more. NTB link down removes the node at once.
+ *
+ * All state changes of a peer run under its mutex, in process context
+ * (link work and handshake work). The send and receive paths never take
+ * it: they look at @state and @dead only, and teardown first marks the
+ * peer dead, wakes the senders and waits for the receive work.
+ */
+#include <linux/io.h>
+#include <linux/jiffies.h>
+#include <linux/log2.h>
+#include <linux/random.h>
+
+#include "../scif_core.h"
+#include "../scif_wire.h"
+#include "scif_ntb.h"
+
+#define SCIF_NTB_HS_POLL_MS	10
+#define SCIF_NTB_LIVE_POLL_MS	100
+#define SCIF_NTB_HS_STALL_MS	10000
+/* Smallest and largest ring a peer may announce. */
+#define SCIF_NTB_RING_MIN	SZ_64K
+#define SCIF_NTB_RING_MAX	SZ_4M
+
+/**
+ * struct scif_ntb_hello - the peer's handshake words, as read
+ * @magic: magic and version
+ * @caps: capability bits
+ * @node: node id
+ * @addr: DMA address (in the peer) of the ring it keeps for us
+ * @size: size of that region
+ * @nonce: the peer's nonce
+ * @ack: our nonce as the peer saw it
+ */
+struct scif_ntb_hello {
+	u32 magic;
+	u32 caps;
+	u32 node;
+	u64 addr;
+	u32 size;
+	u32 nonce;
+	u32 ack;
+};
+
+static struct device *scif_ntb_dev(struct scif_ntb_peer *p)
+{
+	return &p->nd->ntb->dev;
+}
+
+/* Write our handshake word @idx into the peer's scratchpads. */
+static void scif_ntb_put(struct scif_ntb_peer *p, int idx, u32 val)
+{
+	ntb_peer_spad_write(p->nd->ntb, p->pidx,
+			    p->nd->port * SCIF_NTB_SPADS + idx, val);
+}
+
+/* Read the peer's handshake word @idx from our scratchpads. */
+static u32 scif_ntb_get(struct scif_ntb_peer *p, int idx)
+{
+	return ntb_spad_read(p->nd->ntb, p->port * SCIF_NTB_SPADS + idx);
+}
+
+static void scif_ntb_publish(struct scif_ntb_peer *p)
+{
+	struct scif_ntb_dev *nd = p->nd;
+	u32 caps = SCIF_NTB_CAP_FLAT;
+
+	if (nd->db_self)
+		caps |= SCIF_NTB_CAP_DOORBELL;
+	/* The nonce goes last: a reader sees it only over complete words. */
+	scif_ntb_put(p, SCIF_NTB_SPAD_NONCE, 0);
+	scif_ntb_put(p, SCIF_NTB_SPAD_ACK, 0);
+	scif_ntb_put(p, SCIF_NTB_SPAD_CAPS, caps);
+	scif_ntb_put(p, SCIF_NTB_SPAD_NODE, scif_instance_self(nd->si));
+	scif_ntb_put(p, SCIF_NTB_SPAD_ADDR_LO, lower_32_bits(p->region_dma));
+	scif_ntb_put(p, SCIF_NTB_SPAD_ADDR_HI, upper_32_bits(p->region_dma));
+	scif_ntb_put(p, SCIF_NTB_SPAD_SIZE, nd->region_size);
+	scif_ntb_put(p, SCIF_NTB_SPAD_MAGIC, SCIF_NTB_MAGIC | SCIF_NTB_VERSION);
+	scif_ntb_put(p, SCIF_NTB_SPAD_NONCE, p->nonce);
+}
+
+/* Tell the peer we are gone (harmless if the link is down). */
+static void scif_ntb_unpublish(struct scif_ntb_peer *p)
+{
+	scif_ntb_put(p, SCIF_NTB_SPAD_NONCE, 0);
+	scif_ntb_put(p, SCIF_NTB_SPAD_MAGIC, 0);
+	scif_ntb_put(p, SCIF_NTB_SPAD_ACK, 0);
+}
+
+/* Read the peer's words; false unless they form one consistent set. */
+static bool scif_ntb_read_hello(struct scif_ntb_peer *p,
+				struct scif_ntb_hello *h)
+{
+	h->nonce = scif_ntb_get(p, SCIF_NTB_SPAD_NONCE);
+	if (!h->nonce)
+		return false;
+	h->magic = scif_ntb_get(p, SCIF_NTB_SPAD_MAGIC);
+	h->caps = scif_ntb_get(p, SCIF_NTB_SPAD_CAPS);
+	h->node = scif_ntb_get(p, SCIF_NTB_SPAD_NODE);
+	h->addr = scif_ntb_get(p, SCIF_NTB_SPAD_ADDR_LO) |
+		  (u64)scif_ntb_get(p, SCIF_NTB_SPAD_ADDR_HI) << 32;
+	h->size = scif_ntb_get(p, SCIF_NTB_SPAD_SIZE);
+	h->ack = scif_ntb_get(p, SCIF_NTB_SPAD_ACK);
+	rmb();
+	return scif_ntb_get(p, SCIF_NTB_SPAD_NONCE) == h->nonce &&
+	       (h->magic & ~0xffu) == SCIF_NTB_MAGIC;
+}
+
+/* Open our inbound window from the peer flat at address 0. */
+static int scif_ntb_mw_setup(struct scif_ntb_peer *p)
+{
+	struct ntb_dev *ntb = p->nd->ntb;
+	resource_size_t addr_align, size_align, size_max;
+	int ret;
+
+	ret = ntb_mw_count(ntb, p->pidx);
+	if (ret < 1) {
+		dev_err(scif_ntb_dev(p), "refusing port %d: no inbound memory window\n",
+			p->port);
+		return -ENODEV;
+	}
+	ret = ntb_mw_get_align(ntb, p->pidx, 0, &addr_align, &size_align,
+			       &size_max);
+	if (!ret && p->region_dma + p->nd->region_size > size_max)
+		ret = -ERANGE;
+	if (!ret)
+		ret = ntb_mw_set_trans(ntb, p->pidx, 0, 0, size_max);
+	if (ret)
+		dev_err(scif_ntb_dev(p), "refusing port %d: inbound window cannot map our memory flat at address 0 (%d); direct mode unavailable\n",
+			p->port, ret);
+	return ret;
+}
+
+static void scif_ntb_refuse(struct scif_ntb_peer *p, const char *why,
+			    u32 val)
+{
+	dev_err(scif_ntb_dev(p), "refusing peer port %d: %s %u\n", p->port,
+		why, val);
+	scif_ntb_unpublish(p);
+	WRITE_ONCE(p->state, SCIF_NTB_REFUSED);
+}
+
+/* The link to @p's port came up: publish our words. p->lock is held. */
+static void scif_ntb_start(struct scif_ntb_peer *p)
+{
+	if (scif_ntb_mw_setup(p)) {
+		WRITE_ONCE(p->state, SCIF_NTB_REFUSED);
+		return;
+	}
+	scif_ntb_ring_reset(p);
+	p->nonce = get_random_u32() | 1;
+	p->peer_nonce = 0;
+	p->hs_start = jiffies;
+	p->stall_logged = false;
+	WRITE_ONCE(p->broken, false);
+	WRITE_ONCE(p->state, SCIF_NTB_HANDSHAKE);
+	scif_ntb_publish(p);
+	mod_delayed_work(system_wq, &p->hs_work, 0);
+}
+
+/* Take the peer out of the instance. p->lock is held. */
+static void scif_ntb_down(struct scif_ntb_peer *p)
+{
+	WRITE_ONCE(p->dead, true);
+	wake_up_all(&p->tx_wq);
+	cancel_work_sync(&p->rx_work);
+	if (p->state == SCIF_NTB_UP) {
+		scif_node_remove(p->nd->si, p->node);
+		dev_info(scif_ntb_dev(p), "SCIF node %u (port %d) down\n",
+			 p->node, p->port);
+	}
+	WRITE_ONCE(p->state, SCIF_NTB_DOWN);
+	p->peer_nonce = 0;
+}
+
+/* Both sides agreed: add the peer as a node. p->lock is held. */
+static void scif_ntb_up(struct scif_ntb_peer *p, const struct scif_ntb_hello *h)
+{
+	struct scif_ntb_dev *nd = p->nd;
+	u32 cells;
+	int ret;
+
+	p->node = h->node;
+	p->tx_hdr = p->win + h->addr;
+	p->tx_ring = (u8 __iomem *)p->tx_hdr + SCIF_NTB_HDR_SIZE;
+	p->tx_cells = (h->size - SCIF_NTB_HDR_SIZE) / SCIF_NTB_CELL;
+	p->tx_widx = 0;
+	p->want_seq = 0;
+	p->db_peer = 0;
+	if ((h->caps & SCIF_NTB_CAP_DOORBELL) && p->port < 64 &&
+	    (BIT_ULL(p->port) & ntb_db_valid_mask(nd->ntb)))
+		p->db_peer = BIT_ULL(p->port);
+	/* Both sides compute the same chunk size: a quarter of either ring. */
+	cells = min(p->tx_cells, p->rx_cells) / 4 - 1;
+	p->link.max_data = min_t(size_t, SCIF_WIRE_DATA_MAX,
+				 cells * SCIF_NTB_CELL);
+	WRITE_ONCE(p->dead, false);
+	ret = scif_node_add(nd->si, p->node, &p->link);
+	if (ret) {
+		WRITE_ONCE(p->dead, true);
+		scif_ntb_refuse(p, ret == -EEXIST ?
+				"node id already online:" : "cannot add node",
+				p->node);
+		return;
+	}
+	WRITE_ONCE(p->state, SCIF_NTB_UP);
+	dev_info(scif_ntb_dev(p), "SCIF node %u up through port %d (%s)\n",
+		 p->node, p->port, p->db_peer ? "doorbell" : "polled");
+	scif_ntb_kick(p);
+}
+
+/* One step of the handshake. p->lock is held. */
+static void scif_ntb_handshake(struct scif_ntb_peer *p)
+{
+	u16 self = scif_instance_self(p->nd->si);
+	struct scif_ntb_hello h;
+
+	if (!scif_ntb_read_hello(p, &h)) {
+		if (!p->stall_logged &&
+		    time_after(jiffies, p->hs_start +
+				msecs_to_jiffies(SCIF_NTB_HS_STALL_MS))) {
+			p->stall_logged = true;
+			dev_warn(scif_ntb_dev(p), "port %d: no SCIF handshake from the peer yet\n",
+				 p->port);
+		}
+		return;
+	}
+	if ((h.magic & 0xff) != SCIF_NTB_VERSION) {
+		scif_ntb_refuse(p, "speaks protocol version", h.magic & 0xff);
+		return;
+	}
+	if (!(h.caps & SCIF_NTB_CAP_FLAT)) {
+		scif_ntb_refuse(p, "has no flat window, caps", h.caps);
+		return;
+	}
+	if (h.node > SCIF_MAX_NODE_ID || h.node == self) {
+		scif_ntb_refuse(p, "claims node id", h.node);
+		return;
+	}
+	if (h.size < SCIF_NTB_HDR_SIZE + SCIF_NTB_RING_MIN ||
+	    h.size > SCIF_NTB_HDR_SIZE + SCIF_NTB_RING_MAX ||
+	    !is_power_of_2(h.size - SCIF_NTB_HDR_SIZE) ||
+	    h.addr % SCIF_NTB_CELL || h.addr >= p->win_size ||
+	    p->win_size - h.addr < h.size) {
+		scif_ntb_refuse(p, "announces a ring outside the window, size",
+				h.size);
+		return;
+	}
+	if (h.nonce != p->peer_nonce) {
+		/* A new session of the peer: nothing of the old one remains. */
+		scif_ntb_ring_reset(p);
+		p->peer_nonce = h.nonce;
+		scif_ntb_put(p, SCIF_NTB_SPAD_ACK, h.nonce);
+	}
+	if (h.ack == p->nonce)
+		scif_ntb_up(p, &h);
+}
+
+/* The peer's words still name the session we are in. */
+static bool scif_ntb_peer_present(struct scif_ntb_peer *p)
+{
+	return scif_ntb_get(p, SCIF_NTB_SPAD_MAGIC) ==
+	       (SCIF_NTB_MAGIC | SCIF_NTB_VERSION) &&
+	       scif_ntb_get(p, SCIF_NTB_SPAD_NONCE) == p->peer_nonce;
+}
+
+static bool scif_ntb_link_up(struct scif_ntb_peer *p)
+{
+	return ntb_link_is_up(p->nd->ntb, NULL, NULL) & BIT_ULL(p->pidx);
+}
+
+static void scif_ntb_hs_work(struct work_struct *work)
+{
+	struct scif_ntb_peer *p = container_of(to_delayed_work(work),
+					       struct scif_ntb_peer, hs_work);
+	unsigned int next = 0;
+
+	mutex_lock(&p->lock);
+	if (READ_ONCE(p->nd->removing))
+		goto out;
+	if (READ_ONCE(p->broken) || (p->state == SCIF_NTB_UP &&
+				     !scif_ntb_peer_present(p))) {
+		if (p->state == SCIF_NTB_UP && !READ_ONCE(p->broken))
+			dev_info(scif_ntb_dev(p), "port %d: the peer left or restarted\n",
+				 p->port);
+		scif_ntb_down(p);
+		if (scif_ntb_link_up(p))
+			scif_ntb_start(p);
+		goto out;
+	}
+	if (p->state == SCIF_NTB_HANDSHAKE) {
+		scif_ntb_handshake(p);
+		next = p->stall_logged ? SCIF_NTB_LIVE_POLL_MS :
+					 SCIF_NTB_HS_POLL_MS;
+	}
+	if (p->state == SCIF_NTB_UP) {
+		/* Also recovers from a doorbell that got lost. */
+		scif_ntb_kick(p);
+		next = SCIF_NTB_LIVE_POLL_MS;
+	}
+	if (next)
+		schedule_delayed_work(&p->hs_work, msecs_to_jiffies(next));
+out:
+	mutex_unlock(&p->lock);
+}
+
+/**
+ * scif_ntb_peer_broken() - the peer broke the ring protocol; reset the link
+ * @p: the peer
+ * @why: what was seen, for the log
+ *
+ * Any context that is not the peer's handshake work. Senders and the
+ * receive work stop at once; the handshake work removes the node and, if
+ * the NTB link is still up, starts a new session.
+ */
+void scif_ntb_peer_broken(struct scif_ntb_peer *p, const char *why)
+{
+	dev_warn_ratelimited(scif_ntb_dev(p), "port %d: %s; resetting the link\n",
+			     p->port, why);
+	WRITE_ONCE(p->broken, true);
+	WRITE_ONCE(p->dead, true);
+	wake_up_all(&p->tx_wq);
+	if (!READ_ONCE(p->nd->removing))
+		mod_delayed_work(system_wq, &p->hs_work, 0);
+}
+
+/**
+ * scif_ntb_link_work() - follow the NTB link state of every peer port
+ * @work: &scif_ntb_dev.link_work
+ */
+void scif_ntb_link_work(struct work_struct *work)
+{
+	struct scif_ntb_dev *nd = container_of(work, struct scif_ntb_dev,
+					       link_work);
+	u64 mask = ntb_link_is_up(nd->ntb, NULL, NULL);
+	struct scif_ntb_peer *p;
+	int i;
+
+	for (i = 0; i < nd->npeers; i++) {
+		p = &nd->peers[i];
+		mutex_lock(&p->lock);
+		if (READ_ONCE(nd->removing)) {
+			mutex_unlock(&p->lock);
+			break;
+		}
+		if ((mask & BIT_ULL(p->pidx)) && p->state == SCIF_NTB_DOWN) {
+			scif_ntb_start(p);
+		} else if (!(mask & BIT_ULL(p->pidx)) &&
+			   p->state != SCIF_NTB_DOWN) {
+			dev_info(scif_ntb_dev(p), "port %d: NTB link down\n",
+				 p->port);
+			scif_ntb_down(p);
+		}
+		mutex_unlock(&p->lock);
+	}
+}
+
+/**
+ * scif_ntb_peer_init() - set up the state of one peer port
+ * @p: the peer
+ * @nd: its device
+ * @pidx: its NTB peer index
+ */
+void scif_ntb_peer_init(struct scif_ntb_peer *p, struct scif_ntb_dev *nd,
+			int pidx)
+{
+	p->nd = nd;
+	p->pidx = pidx;
+	p->port = ntb_peer_port_number(nd->ntb, pidx);
+	p->link.ops = &scif_ntb_link_ops;
+	p->link.priv = p;
+	p->link.dma_dev = ntb_get_dma_dev(nd->ntb);
+	mutex_init(&p->lock);
+	mutex_init(&p->tx_mutex);
+	init_waitqueue_head(&p->tx_wq);
+	INIT_DELAYED_WORK(&p->hs_work, scif_ntb_hs_work);
+	INIT_WORK(&p->rx_work, scif_ntb_rx_work);
+	p->state = SCIF_NTB_DOWN;
+	p->dead = true;
+}
+
+/**
+ * scif_ntb_peer_stop() - take a peer down for good (device removal)
+ * @p: the peer; &scif_ntb_dev.removing is set and no link work runs
+ */
+void scif_ntb_peer_stop(struct scif_ntb_peer *p)
+{
+	cancel_delayed_work_sync(&p->hs_work);
+	mutex_lock(&p->lock);
+	if (p->state != SCIF_NTB_DOWN) {
+		scif_ntb_unpublish(p);
+		scif_ntb_down(p);
+	}
+	mutex_unlock(&p->lock);
+	cancel_delayed_work_sync(&p->hs_work);
+	mutex_destroy(&p->lock);
+	mutex_destroy(&p->tx_mutex);
+}

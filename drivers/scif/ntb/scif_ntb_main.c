@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF over NTB: the ntb_client that binds every ntb_dev and joins its peer
+ * ports to the default SCIF instance (Documentation/scif-ntb.rst).
+ *
+ * Probe checks what the direct mode needs from the hardware (scratchpads
+ * for the handshake, one outbound window per peer, memory for the rings)
+ * and refuses the device with one log line when something is missing.
+ * Everything else happens per peer port, on link events
+ * (scif_ntb_link.c), and in the rings (scif_ntb_ring.c).
+ */
+#include <linux/dma-mapping.h>
+#include <linux/io.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "../scif_core.h"
+#include "scif_ntb.h"
+
+static int node_id = -1;
+module_param(node_id, int, 0444);
+MODULE_PARM_DESC(node_id, "SCIF node id of this host, 0..255 (default: the port number of the first NTB)");
+
+static unsigned int ring_kb = 256;
+module_param(ring_kb, uint, 0444);
+MODULE_PARM_DESC(ring_kb, "Ring from each peer in KiB, a power of 2 in 64..4096 (default 256)");
+
+static unsigned int poll_us;
+module_param(poll_us, uint, 0444);
+MODULE_PARM_DESC(poll_us, "Poll the rings every this many microseconds instead of using doorbells (default 0: doorbells)");
+
+unsigned int scif_ntb_send_timeout_ms = 5000;
+module_param_named(send_timeout_ms, scif_ntb_send_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(send_timeout_ms, "Longest wait for room in a peer's ring before a send fails (default 5000)");
+
+/* The node id is the instance's: the first device to probe sets it. */
+static DEFINE_MUTEX(scif_ntb_node_lock);
+static unsigned int scif_ntb_ndevs;	/* under scif_ntb_node_lock */
+
+static int scif_ntb_claim_node(struct scif_ntb_dev *nd)
+{
+	int want = node_id >= 0 ? node_id : nd->port;
+	int ret = 0;
+
+	if (want > SCIF_MAX_NODE_ID) {
+		dev_err(&nd->ntb->dev, "refusing: node id %d out of range 0..%d\n",
+			want, SCIF_MAX_NODE_ID);
+		return -EINVAL;
+	}
+	mutex_lock(&scif_ntb_node_lock);
+	if (!scif_ntb_ndevs)
+		ret = scif_instance_set_self(nd->si, want);
+	else if (want != scif_instance_self(nd->si))
+		dev_info(&nd->ntb->dev, "port %d: node keeps id %u\n",
+			 nd->port, scif_instance_self(nd->si));
+	if (ret)
+		dev_err(&nd->ntb->dev, "refusing: cannot take node id %d (%d)\n",
+			want, ret);
+	else
+		scif_ntb_ndevs++;
+	mutex_unlock(&scif_ntb_node_lock);
+	return ret;
+}
+
+static void scif_ntb_release_node(void)
+{
+	mutex_lock(&scif_ntb_node_lock);
+	scif_ntb_ndevs--;
+	mutex_unlock(&scif_ntb_node_lock);
+}
+
+static void scif_ntb_link_event(void *ctx)
+{
+	struct scif_ntb_dev *nd = ctx;
+
+	if (!READ_ONCE(nd->removing))
+		queue_work(system_wq, &nd->link_work);
+}
+
+/* Hard interrupt context: hand the work to each peer's receive work. */
+static void scif_ntb_db_event(void *ctx, int vector)
+{
+	struct scif_ntb_dev *nd = ctx;
+	u64 bits = ntb_db_read(nd->ntb) & nd->db_self;
+	int i;
+
+	if (bits)
+		ntb_db_clear(nd->ntb, bits);
+	for (i = 0; i < nd->npeers; i++)
+		scif_ntb_kick(&nd->peers[i]);
+}
+
+static const struct ntb_ctx_ops scif_ntb_ctx_ops = {
+	.link_event = scif_ntb_link_event,
+	.db_event = scif_ntb_db_event,
+};
+
+static enum hrtimer_restart scif_ntb_poll(struct hrtimer *timer)
+{
+	struct scif_ntb_dev *nd = container_of(timer, struct scif_ntb_dev,
+					       poll_timer);
+	int i;
+
+	for (i = 0; i < nd->npeers; i++)
+		scif_ntb_kick(&nd->peers[i]);
+	hrtimer_forward_now(timer, ns_to_ktime(nd->poll_ns));
+	return HRTIMER_RESTART;
+}
+
+/* Window and ring of one peer port. */
+static int scif_ntb_peer_alloc(struct scif_ntb_dev *nd, int pidx)
+{
+	struct scif_ntb_peer *p = &nd->peers[pidx];
+	struct ntb_dev *ntb = nd->ntb;
+	int widx = ntb_peer_mw_count(ntb) >= nd->npeers ? pidx : -1;
+	int ret;
+
+	scif_ntb_peer_init(p, nd, pidx);
+	if (p->port < 0 || (p->port + 1) * SCIF_NTB_SPADS >
+			   ntb_spad_count(ntb)) {
+		dev_err(&ntb->dev, "refusing: peer port %d needs %d scratchpads, the NTB has %d\n",
+			p->port, (p->port + 1) * SCIF_NTB_SPADS,
+			ntb_spad_count(ntb));
+		return -ENODEV;
+	}
+	ret = widx < 0 ? -ENODEV :
+	      ntb_peer_mw_get_addr(ntb, widx, &p->win_phys, &p->win_size);
+	if (ret || !p->win_size) {
+		dev_err(&ntb->dev, "refusing: no outbound memory window for peer port %d\n",
+			p->port);
+		return -ENODEV;
+	}
+	p->win = ioremap_wc(p->win_phys, p->win_size);
+	if (!p->win)
+		return -ENOMEM;
+	p->link.peer_mem = p->win;
+	p->link.peer_mem_dma = p->win_phys;
+	p->link.peer_mem_size = p->win_size;
+	p->region = dma_alloc_coherent(p->link.dma_dev, nd->region_size,
+				       &p->region_dma, GFP_KERNEL);
+	if (!p->region)
+		return -ENOMEM;
+	p->rx_cells = (nd->region_size - SCIF_NTB_HDR_SIZE) / SCIF_NTB_CELL;
+	return 0;
+}
+
+static void scif_ntb_peer_free(struct scif_ntb_dev *nd, int pidx)
+{
+	struct scif_ntb_peer *p = &nd->peers[pidx];
+
+	if (p->region)
+		dma_free_coherent(p->link.dma_dev, nd->region_size, p->region,
+				  p->region_dma);
+	if (p->win)
+		iounmap(p->win);
+}
+
+static void scif_ntb_free(struct scif_ntb_dev *nd, int n)
+{
+	while (n--)
+		scif_ntb_peer_free(nd, n);
+	if (nd->wq)
+		destroy_workqueue(nd->wq);
+	kfree(nd);
+}
+
+/* Doorbells if the NTB has a bit for our port, else polling. */
+static void scif_ntb_db_setup(struct scif_ntb_dev *nd)
+{
+	struct ntb_dev *ntb = nd->ntb;
+	u64 valid = ntb_db_valid_mask(ntb);
+
+	if (!poll_us && nd->port < 64 && (valid & BIT_ULL(nd->port)))
+		nd->db_self = BIT_ULL(nd->port);
+	if (!nd->db_self) {
+		nd->poll_ns = (u64)max(poll_us, 20u) * NSEC_PER_USEC;
+		if (!poll_us)
+			dev_info(&ntb->dev, "no doorbell bit for port %d: polling every 20 us\n",
+				 nd->port);
+		return;
+	}
+	ntb_db_set_mask(ntb, valid);
+	ntb_db_clear(ntb, nd->db_self);
+	ntb_db_clear_mask(ntb, nd->db_self);
+}
+
+static int scif_ntb_probe(struct ntb_client *client, struct ntb_dev *ntb)
+{
+	int npeers = ntb_peer_port_count(ntb), port = ntb_port_number(ntb);
+	struct scif_ntb_dev *nd;
+	int i, ret;
+
+	if (npeers < 1 || port < 0) {
+		dev_err(&ntb->dev, "refusing: no peer ports\n");
+		return -ENODEV;
+	}
+	if ((port + 1) * SCIF_NTB_SPADS > ntb_spad_count(ntb)) {
+		dev_err(&ntb->dev, "refusing: port %d needs %d scratchpads, the NTB has %d\n",
+			port, (port + 1) * SCIF_NTB_SPADS, ntb_spad_count(ntb));
+		return -ENODEV;
+	}
+	if (ring_kb < 64 || ring_kb > 4096 || !is_power_of_2(ring_kb)) {
+		dev_err(&ntb->dev, "refusing: ring_kb=%u is not a power of 2 in 64..4096\n",
+			ring_kb);
+		return -EINVAL;
+	}
+	nd = kzalloc(struct_size(nd, peers, npeers), GFP_KERNEL);
+	if (!nd)
+		return -ENOMEM;
+	nd->ntb = ntb;
+	nd->si = scif_default_instance();
+	nd->port = port;
+	nd->npeers = npeers;
+	nd->region_size = SCIF_NTB_HDR_SIZE + ring_kb * SZ_1K;
+	INIT_WORK(&nd->link_work, scif_ntb_link_work);
+	hrtimer_init(&nd->poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	nd->poll_timer.function = scif_ntb_poll;
+	nd->wq = alloc_workqueue("scif_ntb_%s", WQ_HIGHPRI, 0,
+				 dev_name(&ntb->dev));
+	if (!nd->wq) {
+		kfree(nd);
+		return -ENOMEM;
+	}
+	for (i = 0; i < npeers; i++) {
+		ret = scif_ntb_peer_alloc(nd, i);
+		if (ret) {
+			scif_ntb_free(nd, i + 1);
+			return ret;
+		}
+	}
+	ret = scif_ntb_claim_node(nd);
+	if (ret) {
+		scif_ntb_free(nd, npeers);
+		return ret;
+	}
+	scif_ntb_db_setup(nd);
+	ret = ntb_set_ctx(ntb, nd, &scif_ntb_ctx_ops);
+	if (ret) {
+		scif_ntb_release_node();
+		scif_ntb_free(nd, npeers);
+		return ret;
+	}
+	if (nd->poll_ns)
+		hrtimer_start(&nd->poll_timer, ns_to_ktime(nd->poll_ns),
+			      HRTIMER_MODE_REL);
+	ntb_link_enable(ntb, NTB_SPEED_AUTO, NTB_WIDTH_AUTO);
+	queue_work(system_wq, &nd->link_work);
+	dev_info(&ntb->dev, "SCIF node %u on port %d: %d peer ports, %u KiB rings, %s\n",
+		 scif_instance_self(nd->si), port, npeers, ring_kb,
+		 nd->db_self ? "doorbells" : "polling");
+	return 0;
+}
+
+static void scif_ntb_remove(struct ntb_client *client, struct ntb_dev *ntb)
+{
+	struct scif_ntb_dev *nd = ntb->ctx;
+	int i;
+
+	WRITE_ONCE(nd->removing, true);
+	ntb_link_disable(ntb);
+	ntb_clear_ctx(ntb);
+	hrtimer_cancel(&nd->poll_timer);
+	cancel_work_sync(&nd->link_work);
+	for (i = 0; i < nd->npeers; i++) {
+		scif_ntb_peer_stop(&nd->peers[i]);
+		ntb_mw_clear_trans(ntb, nd->peers[i].pidx, 0);
+	}
+	if (nd->db_self)
+		ntb_db_set_mask(ntb, nd->db_self);
+	scif_ntb_release_node();
+	scif_ntb_free(nd, nd->npeers);
+}
+
+static struct ntb_client scif_ntb_client = {
+	.ops = {
+		.probe = scif_ntb_probe,
+		.remove = scif_ntb_remove,
+	},
+};
+module_ntb_client(scif_ntb_client);
+
+MODULE_DESCRIPTION("SCIF transport over PCIe non-transparent bridges");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(SCIF_TRANSPORT);

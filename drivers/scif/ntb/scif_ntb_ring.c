@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF over NTB: the message rings.
+ *
+ * A ring is an array of 64-byte cells in the receiver's memory. A record is
+ * one wire message (one cell) followed by its data, rounded up to whole
+ * cells; a record never wraps: when it does not fit before the end of the
+ * ring, the sender fills the rest with a pad cell and starts again at cell
+ * 0. The sender writes cells and then the write index, both through its
+ * window (posted writes), and rings the doorbell. The receiver hands each
+ * record to the core in place, then writes its read index back into the
+ * sender's memory.
+ *
+ * Everything the receiver reads was written by the peer: the write index,
+ * the pad marker and each record's length are checked against the ring
+ * before use; a value that cannot be right means the ring cannot be
+ * followed any more, and the link is reset. The contents of a record are
+ * the core's business (scif_node_rx_parts() checks every field).
+ */
+#include <linux/io.h>
+#include <linux/jiffies.h>
+#include <linux/minmax.h>
+#include <linux/sched.h>
+
+#include "../scif_wire.h"
+#include "scif_ntb.h"
+
+static u32 scif_ntb_cells(size_t len)
+{
+	return 1 + DIV_ROUND_UP(len, SCIF_NTB_CELL);
+}
+
+static struct scif_ntb_region_hdr *scif_ntb_rx_hdr(struct scif_ntb_peer *p)
+{
+	return p->region;
+}
+
+/**
+ * scif_ntb_ring_reset() - empty our ring for a new session with the peer
+ * @p: the peer; its handshake lock is held and no receive work runs
+ */
+void scif_ntb_ring_reset(struct scif_ntb_peer *p)
+{
+	memset(p->region, 0, SCIF_NTB_HDR_SIZE);
+	p->rx_ridx = 0;
+	p->want_seen = 0;
+}
+
+/**
+ * scif_ntb_ring_peer() - ring the peer's doorbell, if it listens to one
+ * @p: the peer
+ */
+void scif_ntb_ring_peer(struct scif_ntb_peer *p)
+{
+	if (p->db_peer)
+		ntb_peer_db_set(p->nd->ntb, p->db_peer);
+}
+
+/**
+ * scif_ntb_kick() - have the peer's ring drained soon
+ * @p: the peer; any context
+ */
+void scif_ntb_kick(struct scif_ntb_peer *p)
+{
+	if (READ_ONCE(p->state) == SCIF_NTB_UP && !READ_ONCE(p->dead))
+		queue_work(p->nd->wq, &p->rx_work);
+}
+
+/*
+ * Cells free in the peer's ring, from the read index the peer keeps in our
+ * memory; -EPROTO if that index is impossible. tx_mutex is held.
+ */
+static int scif_ntb_tx_room(struct scif_ntb_peer *p, u32 *room)
+{
+	u32 ridx = le32_to_cpu(READ_ONCE(scif_ntb_rx_hdr(p)->ridx));
+	u32 used = p->tx_widx - ridx;
+
+	if (used > p->tx_cells)
+		return -EPROTO;
+	*room = p->tx_cells - used;
+	return 0;
+}
+
+static bool scif_ntb_tx_ready(struct scif_ntb_peer *p, u32 need)
+{
+	u32 room;
+
+	return READ_ONCE(p->dead) || scif_ntb_tx_room(p, &room) ||
+	       room >= need;
+}
+
+static int scif_ntb_send(struct scif_link *link,
+			 const struct scif_wire_msg *msg, const void *data,
+			 size_t len)
+{
+	struct scif_ntb_peer *p = link->priv;
+	unsigned long deadline;
+	u32 cells = scif_ntb_cells(len), off, contig, need, room;
+	int ret;
+
+	deadline = jiffies + msecs_to_jiffies(scif_ntb_send_timeout_ms);
+	mutex_lock(&p->tx_mutex);
+	for (;;) {
+		ret = -ENODEV;
+		if (READ_ONCE(p->dead))
+			break;
+		if (scif_ntb_tx_room(p, &room)) {
+			scif_ntb_peer_broken(p, "read index out of range");
+			break;
+		}
+		off = p->tx_widx & (p->tx_cells - 1);
+		contig = p->tx_cells - off;
+		need = cells <= contig ? cells : contig + cells;
+		ret = 0;
+		if (room >= need)
+			break;
+		ret = -EAGAIN;
+		if (time_after(jiffies, deadline))
+			break;
+		/* Ask for a doorbell once the peer has consumed; recheck often. */
+		iowrite32(++p->want_seq, &p->tx_hdr->want);
+		wmb();
+		scif_ntb_ring_peer(p);
+		wait_event_timeout(p->tx_wq, scif_ntb_tx_ready(p, need),
+				   msecs_to_jiffies(10));
+	}
+	if (!ret) {
+		if (cells > contig) {
+			iowrite8(SCIF_NTB_PAD, p->tx_ring + off * SCIF_NTB_CELL);
+			p->tx_widx += contig;
+			off = 0;
+		}
+		memcpy_toio(p->tx_ring + off * SCIF_NTB_CELL, msg, sizeof(*msg));
+		if (len)
+			memcpy_toio(p->tx_ring + (off + 1) * SCIF_NTB_CELL, data,
+				    len);
+		p->tx_widx += cells;
+		/* The cells are visible before the index that covers them. */
+		wmb();
+		iowrite32(p->tx_widx, &p->tx_hdr->widx);
+		wmb();
+		scif_ntb_ring_peer(p);
+	}
+	mutex_unlock(&p->tx_mutex);
+	return ret;
+}
+
+const struct scif_link_ops scif_ntb_link_ops = {
+	.send = scif_ntb_send,
+};
+
+/*
+ * Hand the records between rx_ridx and the peer's write index to the core.
+ * Return: false if the ring holds something impossible.
+ */
+static bool scif_ntb_drain(struct scif_ntb_peer *p)
+{
+	struct scif_ntb_region_hdr *hdr = scif_ntb_rx_hdr(p);
+	u8 *ring = (u8 *)p->region + SCIF_NTB_HDR_SIZE;
+	u32 widx, avail, off, contig, n;
+	const struct scif_wire_msg *wmsg;
+	const u8 *cell;
+	u16 len;
+
+	for (;;) {
+		widx = le32_to_cpu(READ_ONCE(hdr->widx));
+		avail = widx - p->rx_ridx;
+		if (!avail)
+			return true;
+		if (avail > p->rx_cells)
+			return false;
+		/* Read the cells only after the index that covers them. */
+		rmb();
+		while (avail) {
+			off = p->rx_ridx & (p->rx_cells - 1);
+			contig = p->rx_cells - off;
+			cell = ring + off * SCIF_NTB_CELL;
+			if (READ_ONCE(cell[0]) == SCIF_NTB_PAD) {
+				n = contig;
+				if (n > avail)
+					return false;
+			} else {
+				wmsg = (const struct scif_wire_msg *)cell;
+				len = le16_to_cpu(READ_ONCE(wmsg->len));
+				n = scif_ntb_cells(len);
+				if (len > p->link.max_data || n > avail ||
+				    n > contig)
+					return false;
+				scif_node_rx_parts(p->nd->si, p->node, cell,
+						   SCIF_NTB_CELL,
+						   cell + SCIF_NTB_CELL, len);
+			}
+			p->rx_ridx += n;
+			avail -= n;
+			iowrite32(p->rx_ridx, &p->tx_hdr->ridx);
+			if (READ_ONCE(p->dead))
+				return true;
+			cond_resched();
+		}
+	}
+}
+
+/**
+ * scif_ntb_rx_work() - drain our ring from one peer
+ * @work: &scif_ntb_peer.rx_work
+ *
+ * Also wakes our senders to that peer (the peer may have consumed, which
+ * it tells with a doorbell) and answers the peer's request for room.
+ */
+void scif_ntb_rx_work(struct work_struct *work)
+{
+	struct scif_ntb_peer *p = container_of(work, struct scif_ntb_peer,
+					       rx_work);
+	u32 want;
+
+	if (READ_ONCE(p->state) != SCIF_NTB_UP || READ_ONCE(p->dead))
+		return;
+	wake_up(&p->tx_wq);
+	if (!scif_ntb_drain(p)) {
+		scif_ntb_peer_broken(p, "ring index or record out of range");
+		return;
+	}
+	want = le32_to_cpu(READ_ONCE(scif_ntb_rx_hdr(p)->want));
+	if (want != p->want_seen) {
+		p->want_seen = want;
+		wmb();
+		scif_ntb_ring_peer(p);
+	}
+}
