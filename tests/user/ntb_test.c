@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scif-ntb-test: send/recv between SCIF nodes, for the end-to-end tests,
+ * `make demo` and the benchmark.
+ *
+ *   scif-ntb-test nodes N [SECONDS]    wait until exactly nodes 0..N-1 are
+ *                                      online, print the list
+ *   scif-ntb-test serve PORT [CONNS]   serve connections (one thread each)
+ *                                      until CONNS were served (0: forever)
+ *   scif-ntb-test echo NODE PORT CONNS open CONNS connections at once, then
+ *                                      exchange a 64-byte message on each
+ *   scif-ntb-test stream NODE PORT MIB send MIB MiB of a seeded sequence;
+ *                                      the server checks every byte and
+ *                                      the checksum; progress every 25%
+ *   scif-ntb-test ping NODE PORT [SIZE ITERS]
+ *                                      round trips of SIZE bytes (default
+ *                                      8 B, 1000), average latency
+ *   scif-ntb-test bench NODE PORT      table: round trip 8 B..64 KiB and
+ *                                      streaming throughput
+ *   scif-ntb-test expect-loss PORT     accept one stream and expect it to
+ *                                      fail with ECONNRESET or ENODEV
+ *                                      (its sender's node dies)
+ *
+ * Clients retry connecting while the node is not up or nobody listens yet
+ * (for 60 seconds), since guests boot at different times. Every
+ * connection starts with a header naming what the server does.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scif.h"
+
+enum { OP_ECHO = 1, OP_CHECK, OP_DISCARD };
+
+struct hdr {
+	uint32_t op;
+	uint32_t size;		/* ECHO: message size; CHECK: seed */
+	uint64_t count;		/* ECHO: messages (0: until close); else bytes */
+};
+
+#define CHUNK	65536
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "scif-ntb-test: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static uint64_t next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static int xfer(scif_epd_t epd, void *buf, int len, int send)
+{
+	int n = send ? scif_send(epd, buf, len, SCIF_SEND_BLOCK) :
+		       scif_recv(epd, buf, len, SCIF_RECV_BLOCK);
+
+	return n == len ? 0 : -1;
+}
+
+static scif_epd_t dial(uint16_t node, uint16_t port)
+{
+	struct scif_port_id dst = { .node = node, .port = port };
+	double end = now() + 60;
+	scif_epd_t epd;
+
+	for (;;) {
+		epd = scif_open();
+		if (epd == SCIF_OPEN_FAILED)
+			die("scif_open");
+		if (scif_connect(epd, &dst) >= 0)
+			return epd;
+		if ((errno != ECONNREFUSED && errno != ENODEV) || now() > end)
+			die("scif_connect");
+		scif_close(epd);
+		usleep(200000);
+	}
+}
+
+static scif_epd_t listener(uint16_t port, int backlog)
+{
+	scif_epd_t epd = scif_open();
+
+	if (epd == SCIF_OPEN_FAILED)
+		die("scif_open");
+	if (scif_bind(epd, port) < 0)
+		die("scif_bind");
+	if (scif_listen(epd, backlog) < 0)
+		die("scif_listen");
+	return epd;
+}
+
+/* Serve one connection; returns 0 if it went as the client asked. */
+static int serve_one(scif_epd_t epd, char *buf)
+{
+	uint64_t seed, sum = 0, got = 0, want, i;
+	struct hdr h;
+	int n;
+
+	if (xfer(epd, &h, sizeof(h), 0))
+		return -1;
+	if (h.op == OP_ECHO) {
+		if (h.size > CHUNK)
+			return -1;
+		for (i = 0; !h.count || i < h.count; i++) {
+			if (xfer(epd, buf, h.size, 0))
+				return h.count ? -1 : 0;
+			if (xfer(epd, buf, h.size, 1))
+				return -1;
+		}
+		return 0;
+	}
+	seed = h.size | 1;
+	while (got < h.count) {
+		n = h.count - got > CHUNK ? (uint64_t)CHUNK : h.count - got;
+		if (xfer(epd, buf, n, 0))
+			return -1;
+		if (h.op == OP_CHECK) {
+			for (i = 0; i < (uint64_t)n / 8; i++) {
+				uint64_t v = next(&seed);
+
+				if (memcmp(buf + 8 * i, &v, 8)) {
+					fprintf(stderr, "mismatch at byte %llu\n",
+						(unsigned long long)(got + 8 * i));
+					return -1;
+				}
+				sum += v;
+			}
+		}
+		got += n;
+	}
+	want = sum;
+	if (xfer(epd, &sum, 8, 0))
+		return -1;
+	if (h.op == OP_CHECK && sum != want) {
+		fprintf(stderr, "checksum mismatch\n");
+		return -1;
+	}
+	return xfer(epd, &want, 8, 1);
+}
+
+static int failures;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *serve_thread(void *arg)
+{
+	scif_epd_t epd = (scif_epd_t)(intptr_t)arg;
+	char *buf = malloc(CHUNK);
+
+	if (!buf || serve_one(epd, buf)) {
+		pthread_mutex_lock(&lock);
+		failures++;
+		pthread_mutex_unlock(&lock);
+		perror("scif-ntb-test: connection");
+	}
+	free(buf);
+	scif_close(epd);
+	return NULL;
+}
+
+static int serve(uint16_t port, int conns)
+{
+	scif_epd_t l = listener(port, 128), epd;
+	struct scif_port_id peer;
+	pthread_t *t = calloc(conns ? conns : 1, sizeof(*t));
+	int i;
+
+	printf("serving port %u\n", port);
+	fflush(stdout);
+	for (i = 0; !conns || i < conns; i++) {
+		if (scif_accept(l, &peer, &epd, SCIF_ACCEPT_SYNC) < 0)
+			die("scif_accept");
+		if (pthread_create(&t[conns ? i : 0], NULL, serve_thread,
+				   (void *)(intptr_t)epd))
+			die("pthread_create");
+		if (!conns)
+			pthread_detach(t[0]);
+	}
+	for (i = 0; i < conns; i++)
+		pthread_join(t[i], NULL);
+	scif_close(l);
+	printf("served %d connections, %d failed\n", conns, failures);
+	return failures ? 1 : 0;
+}
+
+static int echo(uint16_t node, uint16_t port, int conns)
+{
+	scif_epd_t *e = calloc(conns, sizeof(*e));
+	struct hdr h = { OP_ECHO, 64, 1 };
+	char msg[64], back[64];
+	int i;
+
+	for (i = 0; i < conns; i++)
+		e[i] = dial(node, port);
+	printf("%d connections to node %u open\n", conns, node);
+	for (i = 0; i < conns; i++) {
+		memset(msg, i, sizeof(msg));
+		if (xfer(e[i], &h, sizeof(h), 1) || xfer(e[i], msg, 64, 1))
+			die("send");
+	}
+	for (i = 0; i < conns; i++) {
+		memset(msg, i, sizeof(msg));
+		if (xfer(e[i], back, 64, 0))
+			die("recv");
+		if (memcmp(msg, back, 64)) {
+			fprintf(stderr, "connection %d: wrong echo\n", i);
+			return 1;
+		}
+		scif_close(e[i]);
+	}
+	printf("%d echoes from node %u ok\n", conns, node);
+	return 0;
+}
+
+/* Send @bytes of the sequence (or zeros) and wait for the server's sum. */
+static double send_stream(scif_epd_t epd, int op, uint64_t bytes, int chunk,
+			  int progress)
+{
+	static uint64_t buf[CHUNK / 8];
+	uint64_t seed = 0x5c1f | 1, sum = 0, sent = 0, back;
+	struct hdr h = { op, seed, bytes };
+	double t0 = now();
+	int n, i, step = 0;
+
+	if (xfer(epd, &h, sizeof(h), 1))
+		die("send");
+	while (sent < bytes) {
+		n = bytes - sent > (uint64_t)chunk ? (uint64_t)chunk : bytes - sent;
+		if (op == OP_CHECK)
+			for (i = 0; i < n / 8; i++) {
+				buf[i] = next(&seed);
+				sum += buf[i];
+			}
+		if (xfer(epd, buf, n, 1))
+			die("send");
+		sent += n;
+		if (progress && sent * 4 / bytes > (uint64_t)step) {
+			step = sent * 4 / bytes;
+			printf("  %3d%%  %llu MiB  %.1f MiB/s\n", step * 25,
+			       (unsigned long long)(sent >> 20),
+			       sent / 1048576.0 / (now() - t0));
+			fflush(stdout);
+		}
+	}
+	if (xfer(epd, &sum, 8, 1) || xfer(epd, &back, 8, 0))
+		die("stream end");
+	if (op == OP_CHECK && back != sum) {
+		fprintf(stderr, "checksum differs\n");
+		exit(1);
+	}
+	return now() - t0;
+}
+
+static int stream(uint16_t node, uint16_t port, int mib)
+{
+	scif_epd_t epd = dial(node, port);
+	double t;
+
+	printf("@@SCIF-READY streaming %d MiB to node %u\n", mib, node);
+	fflush(stdout);
+	t = send_stream(epd, OP_CHECK, (uint64_t)mib << 20, CHUNK, 1);
+	printf("stream of %d MiB to node %u checked: %.1f s, %.2f MiB/s\n",
+	       mib, node, t, mib / t);
+	scif_close(epd);
+	return 0;
+}
+
+/* Average round trip of @size bytes over @iters exchanges, in us. */
+static double round_trip(scif_epd_t epd, int size, int iters)
+{
+	static char buf[CHUNK];
+	double t0;
+	int i;
+
+	t0 = now();
+	for (i = 0; i < iters; i++)
+		if (xfer(epd, buf, size, 1) || xfer(epd, buf, size, 0))
+			die("round trip");
+	return (now() - t0) / iters * 1e6;
+}
+
+static int ping(uint16_t node, uint16_t port, int size, int iters)
+{
+	struct hdr h = { OP_ECHO, size, 0 };
+	scif_epd_t epd = dial(node, port);
+
+	if (xfer(epd, &h, sizeof(h), 1))
+		die("send");
+	round_trip(epd, size, iters / 10 + 1);
+	printf("ping-pong with node %u: %d round trips of %d B, %.1f us each\n",
+	       node, iters, size, round_trip(epd, size, iters));
+	scif_close(epd);
+	return 0;
+}
+
+static int bench(uint16_t node, uint16_t port)
+{
+	static const int sizes[] = { 8, 64, 512, 4096, 16384, 65536 };
+	unsigned int i;
+	scif_epd_t epd;
+	double t, us;
+	int iters;
+
+	printf("%-10s %14s %16s\n", "size", "round trip us", "stream MiB/s");
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct hdr h = { OP_ECHO, sizes[i], 0 };
+
+		epd = dial(node, port);
+		if (xfer(epd, &h, sizeof(h), 1))
+			die("send");
+		/* About a second per row, whatever the speed. */
+		us = round_trip(epd, sizes[i], 20);
+		iters = us > 0 ? 1e6 / us : 1000;
+		us = round_trip(epd, sizes[i], iters < 20 ? 20 : iters);
+		scif_close(epd);
+		epd = dial(node, port);
+		t = send_stream(epd, OP_DISCARD, (uint64_t)sizes[i] *
+				(sizes[i] < 4096 ? 2048 : 256), sizes[i], 0);
+		printf("%-10d %14.1f %16.2f\n", sizes[i], us,
+		       sizes[i] * (sizes[i] < 4096 ? 2048.0 : 256.0) /
+		       1048576.0 / t);
+		fflush(stdout);
+		scif_close(epd);
+	}
+	return 0;
+}
+
+static int expect_loss(uint16_t port)
+{
+	scif_epd_t l = listener(port, 1), epd;
+	static char buf[CHUNK];
+	struct scif_port_id peer;
+	double last = 0;
+	uint64_t got = 0;
+	struct hdr h;
+	int n;
+
+	alarm(300);
+	if (scif_accept(l, &peer, &epd, SCIF_ACCEPT_SYNC) < 0)
+		die("scif_accept");
+	if (xfer(epd, &h, sizeof(h), 0))
+		die("recv header");
+	printf("@@SCIF-READY receiving from node %u\n", peer.node);
+	fflush(stdout);
+	for (;;) {
+		n = scif_recv(epd, buf, sizeof(buf), 0);
+		if (n > 0) {
+			got += n;
+			last = now();
+			continue;
+		}
+		if (n == 0) {
+			/* Nothing queued: wait in a blocking receive. */
+			n = scif_recv(epd, buf, 1, SCIF_RECV_BLOCK);
+			if (n == 1) {
+				got++;
+				last = now();
+				continue;
+			}
+		}
+		break;
+	}
+	if (errno != ECONNRESET && errno != ENODEV) {
+		die("scif_recv ended otherwise");
+	}
+	printf("stream from node %u lost after %llu MiB: %s, %.2f s after the last data\n",
+	       peer.node, (unsigned long long)(got >> 20), strerror(errno),
+	       now() - last);
+	if (scif_send(epd, buf, 1, 0) >= 0 ||
+	    (errno != ECONNRESET && errno != ENODEV))
+		die("send after loss did not fail as expected");
+	scif_close(epd);
+	scif_close(l);
+	return 0;
+}
+
+static int nodes(int want, int seconds)
+{
+	double end = now() + seconds;
+	uint16_t ids[256], self;
+	int n, i, ok;
+
+	for (;;) {
+		n = scif_get_node_ids(ids, 256, &self);
+		if (n < 0)
+			die("scif_get_node_ids");
+		ok = n == want;
+		for (i = 0; ok && i < n; i++)
+			ok = ids[i] == i;
+		if (ok || now() > end)
+			break;
+		usleep(100000);
+	}
+	printf("self %u, %d nodes online:", self, n);
+	for (i = 0; i < n && i < 256; i++)
+		printf(" %u", ids[i]);
+	printf("%s\n", ok ? "" : " (expected 0..N-1)");
+	return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+	int a = argc > 2 ? atoi(argv[2]) : 0;
+	int b = argc > 3 ? atoi(argv[3]) : 0;
+	int c = argc > 4 ? atoi(argv[4]) : 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(cmd, "nodes") && argc >= 3)
+		return nodes(a, argc > 3 ? b : 30);
+	if (!strcmp(cmd, "serve") && argc >= 3)
+		return serve(a, b);
+	if (!strcmp(cmd, "echo") && argc == 5)
+		return echo(a, b, c);
+	if (!strcmp(cmd, "stream") && argc == 5)
+		return stream(a, b, c);
+	if (!strcmp(cmd, "ping") && argc >= 4)
+		return ping(a, b, c ? c : 8, argc > 5 ? atoi(argv[5]) : 1000);
+	if (!strcmp(cmd, "bench") && argc == 4)
+		return bench(a, b);
+	if (!strcmp(cmd, "expect-loss") && argc == 3)
+		return expect_loss(a);
+	fprintf(stderr, "usage: see the comment at the top of tests/user/ntb_test.c\n");
+	return 2;
+}
