@@ -364,6 +364,96 @@ out:
 	return ret;
 }
 
+/*
+ * A user buffer given to the RMA requests. The core takes addresses at or
+ * above TASK_SIZE for kernel memory, so nothing from userspace may get there:
+ * such ranges are refused here with -EFAULT.
+ */
+static bool scif_fdev_urange_ok(u64 addr, u64 len)
+{
+	return addr < TASK_SIZE && len <= TASK_SIZE - addr;
+}
+
+static long scif_fdev_reg(scif_epd_t epd, struct scifioctl_reg __user *ureq)
+{
+	struct scifioctl_reg req;
+	off_t off;
+
+	if (copy_from_user(&req, ureq, sizeof(req)))
+		return -EFAULT;
+	/* SCIF_MAP_KERNEL is for kernel callers only. */
+	if (req.flags & ~SCIF_MAP_FIXED)
+		return -EINVAL;
+	if (!scif_fdev_urange_ok(req.addr, req.len))
+		return -EFAULT;
+	off = scif_register(epd, (void *)(unsigned long)req.addr, req.len,
+			    req.offset, req.prot, req.flags);
+	if (off < 0)
+		return off;
+	if (put_user(off, &ureq->out_offset)) {
+		/* The caller cannot know the window: take it down again. */
+		scif_unregister(epd, off, req.len);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+static long scif_fdev_unreg(scif_epd_t epd,
+			    struct scifioctl_unreg __user *ureq)
+{
+	struct scifioctl_unreg req;
+
+	if (copy_from_user(&req, ureq, sizeof(req)))
+		return -EFAULT;
+	return scif_unregister(epd, req.offset, req.len);
+}
+
+/* SCIF_READFROM .. SCIF_VWRITETO, told apart by the request's number. */
+static long scif_fdev_copy(scif_epd_t epd, unsigned int nr,
+			   const struct scifioctl_copy *req)
+{
+	void *addr = (void *)(unsigned long)req->addr;
+
+	switch (nr) {
+	case _IOC_NR(SCIF_READFROM):
+		return scif_readfrom(epd, req->loffset, req->len, req->roffset,
+				     req->flags);
+	case _IOC_NR(SCIF_WRITETO):
+		return scif_writeto(epd, req->loffset, req->len, req->roffset,
+				    req->flags);
+	}
+	if (!req->addr || !scif_fdev_urange_ok(req->addr, req->len))
+		return -EFAULT;
+	if (nr == _IOC_NR(SCIF_VREADFROM))
+		return scif_vreadfrom(epd, addr, req->len, req->roffset,
+				      req->flags);
+	return scif_vwriteto(epd, addr, req->len, req->roffset, req->flags);
+}
+
+static long scif_fdev_fence_mark(scif_epd_t epd, s32 flags, u64 umark)
+{
+	s32 __user *p = u64_to_user_ptr(umark);
+	int mark;
+	long ret;
+
+	/* Find a bad pointer before a peer mark is taken in vain. */
+	if (put_user(0, p))
+		return -EFAULT;
+	ret = scif_fence_mark(epd, flags, &mark);
+	if (ret)
+		return ret;
+	if (put_user(mark, p))
+		return -EFAULT;
+	return 0;
+}
+
+static long scif_fdev_fence_signal(scif_epd_t epd,
+				   const struct scifioctl_fence_signal *req)
+{
+	return scif_fence_signal(epd, req->loff, req->lval, req->roff,
+				 req->rval, req->flags);
+}
+
 /* The requests whose argument has the same layout on every ABI. */
 static long scif_fdev_common(struct file *file, unsigned int cmd,
 			     unsigned long arg, void __user *argp)
@@ -382,8 +472,14 @@ static long scif_fdev_common(struct file *file, unsigned int cmd,
 		return scif_fdev_accept_req(scif_fdev_epd(f), argp);
 	case SCIF_ACCEPTREG:
 		return scif_fdev_accept_reg(f, argp);
+	case SCIF_REG:
+		return scif_fdev_reg(scif_fdev_epd(f), argp);
+	case SCIF_UNREG:
+		return scif_fdev_unreg(scif_fdev_epd(f), argp);
+	case SCIF_FENCE_WAIT:
+		/* The mark travels by value. */
+		return scif_fence_wait(scif_fdev_epd(f), (int)arg);
 	}
-	/* RMA requests (8-13, 15-17) and anything unknown. */
 	return -ENOTTY;
 }
 
@@ -411,6 +507,31 @@ static long scif_fdev_do_ioctl(struct file *file, unsigned int cmd,
 		if (copy_from_user(&req, ureq, sizeof(req)))
 			return -EFAULT;
 		return scif_fdev_node_ids(&req, &ureq->len);
+	}
+	case SCIF_READFROM:
+	case SCIF_WRITETO:
+	case SCIF_VREADFROM:
+	case SCIF_VWRITETO: {
+		struct scifioctl_copy req;
+
+		if (copy_from_user(&req, argp, sizeof(req)))
+			return -EFAULT;
+		return scif_fdev_copy(scif_fdev_epd(f), _IOC_NR(cmd), &req);
+	}
+	case SCIF_FENCE_MARK: {
+		struct scifioctl_fence_mark req;
+
+		if (copy_from_user(&req, argp, sizeof(req)))
+			return -EFAULT;
+		return scif_fdev_fence_mark(scif_fdev_epd(f), req.flags,
+					    req.mark);
+	}
+	case SCIF_FENCE_SIGNAL: {
+		struct scifioctl_fence_signal req;
+
+		if (copy_from_user(&req, argp, sizeof(req)))
+			return -EFAULT;
+		return scif_fdev_fence_signal(scif_fdev_epd(f), &req);
 	}
 	}
 	return scif_fdev_common(file, cmd, arg, argp);
@@ -447,15 +568,49 @@ struct scifioctl_node_ids32 {
 	s32 len;
 };
 
+struct scifioctl_copy32 {
+	compat_s64 loffset;
+	compat_u64 len;
+	compat_s64 roffset;
+	compat_u64 addr;
+	s32 flags;
+};
+
+struct scifioctl_fence_mark32 {
+	s32 flags;
+	compat_u64 mark;
+};
+
+struct scifioctl_fence_signal32 {
+	compat_s64 loff;
+	compat_u64 lval;
+	compat_s64 roff;
+	compat_u64 rval;
+	s32 flags;
+};
+
 #define SCIF_SEND32		_IOWR('s', 6, struct scifioctl_msg32)
 #define SCIF_RECV32		_IOWR('s', 7, struct scifioctl_msg32)
+#define SCIF_READFROM32		_IOWR('s', 10, struct scifioctl_copy32)
+#define SCIF_WRITETO32		_IOWR('s', 11, struct scifioctl_copy32)
+#define SCIF_VREADFROM32	_IOWR('s', 12, struct scifioctl_copy32)
+#define SCIF_VWRITETO32		_IOWR('s', 13, struct scifioctl_copy32)
 #define SCIF_GET_NODEIDS32	_IOWR('s', 14, struct scifioctl_node_ids32)
+#define SCIF_FENCE_MARK32	_IOWR('s', 15, struct scifioctl_fence_mark32)
+#define SCIF_FENCE_SIGNAL32	_IOWR('s', 17, struct scifioctl_fence_signal32)
 
 static_assert(sizeof(struct scifioctl_msg32) == 20);
 static_assert(sizeof(struct scifioctl_node_ids32) == 20);
+static_assert(sizeof(struct scifioctl_copy32) == 36);
+static_assert(sizeof(struct scifioctl_fence_mark32) == 12);
+static_assert(offsetof(struct scifioctl_fence_mark32, mark) == 4);
+static_assert(sizeof(struct scifioctl_fence_signal32) == 36);
 /* These are laid out alike on both ABIs; compat passes them through. */
 static_assert(sizeof(struct scifioctl_connect) == 8);
 static_assert(sizeof(struct scifioctl_accept) == 16);
+static_assert(sizeof(struct scifioctl_reg) == 40);
+static_assert(offsetof(struct scifioctl_reg, out_offset) == 32);
+static_assert(sizeof(struct scifioctl_unreg) == 16);
 
 static long scif_fdev_do_compat_ioctl(struct file *file, unsigned int cmd,
 				      unsigned long arg)
@@ -490,7 +645,46 @@ static long scif_fdev_do_compat_ioctl(struct file *file, unsigned int cmd,
 		req.len = req32.len;
 		return scif_fdev_node_ids(&req, &ureq->len);
 	}
+	case SCIF_READFROM32:
+	case SCIF_WRITETO32:
+	case SCIF_VREADFROM32:
+	case SCIF_VWRITETO32: {
+		struct scifioctl_copy32 req32;
+		struct scifioctl_copy req;
+
+		if (copy_from_user(&req32, argp, sizeof(req32)))
+			return -EFAULT;
+		req.loffset = req32.loffset;
+		req.len = req32.len;
+		req.roffset = req32.roffset;
+		req.addr = req32.addr;
+		req.flags = req32.flags;
+		return scif_fdev_copy(scif_fdev_epd(f), _IOC_NR(cmd), &req);
+	}
+	case SCIF_FENCE_MARK32: {
+		struct scifioctl_fence_mark32 req32;
+
+		if (copy_from_user(&req32, argp, sizeof(req32)))
+			return -EFAULT;
+		return scif_fdev_fence_mark(scif_fdev_epd(f), req32.flags,
+					    req32.mark);
+	}
+	case SCIF_FENCE_SIGNAL32: {
+		struct scifioctl_fence_signal32 req32;
+		struct scifioctl_fence_signal req;
+
+		if (copy_from_user(&req32, argp, sizeof(req32)))
+			return -EFAULT;
+		req.loff = req32.loff;
+		req.lval = req32.lval;
+		req.roff = req32.roff;
+		req.rval = req32.rval;
+		req.flags = req32.flags;
+		return scif_fdev_fence_signal(scif_fdev_epd(f), &req);
+	}
 	case SCIF_LISTEN:
+	case SCIF_FENCE_WAIT:
+		/* By value: no pointer to convert. */
 		return scif_fdev_common(file, cmd, arg, NULL);
 	}
 	return scif_fdev_common(file, cmd, (unsigned long)argp, argp);
