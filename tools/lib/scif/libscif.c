@@ -191,3 +191,101 @@ int scif_get_fd(scif_epd_t epd)
 {
 	return epd;
 }
+
+off_t scif_register(scif_epd_t epd, void *addr, size_t len, off_t offset,
+		    int prot_flags, int map_flags)
+{
+	struct scifioctl_reg req;
+
+	memset(&req, 0, sizeof(req));
+	req.addr = user_addr(addr);
+	req.len = len;
+	req.offset = offset;
+	req.prot = prot_flags;
+	req.flags = map_flags;
+	if (ioctl(epd, SCIF_REG, &req) < 0)
+		return SCIF_REGISTER_FAILED;
+	return (off_t)req.out_offset;
+}
+
+int scif_unregister(scif_epd_t epd, off_t offset, size_t len)
+{
+	struct scifioctl_unreg req;
+
+	memset(&req, 0, sizeof(req));
+	req.offset = offset;
+	req.len = len;
+	return ioctl(epd, SCIF_UNREG, &req) < 0 ? -1 : 0;
+}
+
+static int scif_copy(scif_epd_t epd, unsigned long request, off_t loffset,
+		     void *addr, size_t len, off_t roffset, int rma_flags)
+{
+	struct scifioctl_copy req;
+
+	memset(&req, 0, sizeof(req));
+	req.loffset = loffset;
+	req.len = len;
+	req.roffset = roffset;
+	req.addr = user_addr(addr);
+	req.flags = rma_flags;
+	return ioctl(epd, request, &req) < 0 ? -1 : 0;
+}
+
+int scif_readfrom(scif_epd_t epd, off_t loffset, size_t len, off_t roffset,
+		  int rma_flags)
+{
+	return scif_copy(epd, SCIF_READFROM, loffset, NULL, len, roffset,
+			 rma_flags);
+}
+
+int scif_writeto(scif_epd_t epd, off_t loffset, size_t len, off_t roffset,
+		 int rma_flags)
+{
+	return scif_copy(epd, SCIF_WRITETO, loffset, NULL, len, roffset,
+			 rma_flags);
+}
+
+int scif_vreadfrom(scif_epd_t epd, void *addr, size_t len, off_t roffset,
+		   int rma_flags)
+{
+	return scif_copy(epd, SCIF_VREADFROM, 0, addr, len, roffset,
+			 rma_flags);
+}
+
+int scif_vwriteto(scif_epd_t epd, void *addr, size_t len, off_t roffset,
+		  int rma_flags)
+{
+	return scif_copy(epd, SCIF_VWRITETO, 0, addr, len, roffset,
+			 rma_flags);
+}
+
+int scif_fence_mark(scif_epd_t epd, int flags, int *mark)
+{
+	struct scifioctl_fence_mark req;
+
+	memset(&req, 0, sizeof(req));
+	req.flags = flags;
+	req.mark = user_addr(mark);
+	return ioctl(epd, SCIF_FENCE_MARK, &req) < 0 ? -1 : 0;
+}
+
+int scif_fence_wait(scif_epd_t epd, int mark)
+{
+	/* The mark travels by value. */
+	return ioctl(epd, SCIF_FENCE_WAIT, mark) < 0 ? -1 : 0;
+}
+
+int scif_fence_signal(scif_epd_t epd, off_t loff, uint64_t lval, off_t roff,
+		      uint64_t rval, int flags)
+{
+	struct scifioctl_fence_signal req;
+
+	memset(&req, 0, sizeof(req));
+	req.loff = loff;
+	req.lval = lval;
+	req.roff = roff;
+	req.rval = rval;
+	req.flags = flags;
+	return ioctl(epd, SCIF_FENCE_SIGNAL, &req) < 0 ? -1 : 0;
+}

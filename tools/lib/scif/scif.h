@@ -13,6 +13,7 @@
 #define LIBSCIF_SCIF_H
 
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/scif_ioctl.h>
 
 #ifdef __cplusplus
@@ -29,10 +30,29 @@ extern "C" {
 /* scif_bind() to port 0 picks a free port at or above this one. */
 #define SCIF_PORT_RSVD		1088
 
+/* Rights of a registered window (scif_register()). */
+#define SCIF_PROT_READ		0x1
+#define SCIF_PROT_WRITE		0x2
+/* scif_register(): place the window exactly at the offset given. */
+#define SCIF_MAP_FIXED		0x10
+
+/* Flags of scif_fence_mark() and scif_fence_signal(). */
+#define SCIF_FENCE_INIT_SELF	0x1
+#define SCIF_FENCE_INIT_PEER	0x2
+#define SCIF_SIGNAL_LOCAL	0x10
+#define SCIF_SIGNAL_REMOTE	0x20
+
+/* Flags of the RMA calls (scif_readfrom() and friends). */
+#define SCIF_RMA_USECPU		0x1
+#define SCIF_RMA_USECACHE	0x2
+#define SCIF_RMA_SYNC		0x4
+#define SCIF_RMA_ORDERED	0x8
+
 /* An endpoint descriptor: a file descriptor of /dev/scif. */
 typedef int32_t scif_epd_t;
 
 #define SCIF_OPEN_FAILED	((scif_epd_t)-1)
+#define SCIF_REGISTER_FAILED	((off_t)-1)
 
 /**
  * struct scif_pollepd - one endpoint watched by scif_poll()
@@ -87,6 +107,35 @@ int scif_poll(struct scif_pollepd *epds, unsigned int nepds, long timeout);
 int scif_get_node_ids(uint16_t *nodes, int len, uint16_t *self);
 /* The file descriptor behind @epd, for poll(), select() and epoll. */
 int scif_get_fd(scif_epd_t epd);
+
+/*
+ * Remote memory access. See Documentation/libscif.rst for the details.
+ *
+ * Open a window of @len bytes (page multiples) of memory at @addr in the
+ * registered address space of @epd, at @offset exactly with SCIF_MAP_FIXED,
+ * else where the kernel chooses. Returns the window's offset, or
+ * SCIF_REGISTER_FAILED with errno set.
+ */
+off_t scif_register(scif_epd_t epd, void *addr, size_t len, off_t offset,
+		    int prot_flags, int map_flags);
+/* Close the windows lying wholly inside [@offset, @offset + @len). */
+int scif_unregister(scif_epd_t epd, off_t offset, size_t len);
+/* Copy @len bytes between our registered space and the peer's. */
+int scif_readfrom(scif_epd_t epd, off_t loffset, size_t len, off_t roffset,
+		  int rma_flags);
+int scif_writeto(scif_epd_t epd, off_t loffset, size_t len, off_t roffset,
+		 int rma_flags);
+/* Copy @len bytes between memory at @addr and the peer's registered space. */
+int scif_vreadfrom(scif_epd_t epd, void *addr, size_t len, off_t roffset,
+		   int rma_flags);
+int scif_vwriteto(scif_epd_t epd, void *addr, size_t len, off_t roffset,
+		  int rma_flags);
+/* Mark the RMAs in flight of one side; wait for a mark. */
+int scif_fence_mark(scif_epd_t epd, int flags, int *mark);
+int scif_fence_wait(scif_epd_t epd, int mark);
+/* Write @lval / @rval at registered offsets once the marked RMAs are done. */
+int scif_fence_signal(scif_epd_t epd, off_t loff, uint64_t lval, off_t roff,
+		      uint64_t rval, int flags);
 
 #ifdef __cplusplus
 }
