@@ -4,7 +4,8 @@
  * `make demo` and the benchmark.
  *
  *   scif-ntb-test nodes N [SECONDS]    wait until exactly nodes 0..N-1 are
- *                                      online, print the list
+ *                                      online (N = 1: only this node),
+ *                                      print the list
  *   scif-ntb-test serve PORT [CONNS]   serve connections (one thread each)
  *                                      until CONNS were served (0: forever)
  *   scif-ntb-test echo NODE PORT CONNS open CONNS connections at once, then
@@ -17,9 +18,10 @@
  *                                      8 B, 1000), average latency
  *   scif-ntb-test bench NODE PORT      table: round trip 8 B..64 KiB and
  *                                      streaming throughput
- *   scif-ntb-test expect-loss PORT     accept one stream and expect it to
+ *   scif-ntb-test expect-loss PORT [S] accept one stream and expect it to
  *                                      fail with ECONNRESET or ENODEV
- *                                      (its sender's node dies)
+ *                                      (its sender's node dies), within
+ *                                      S seconds of the last data
  *
  * Clients retry connecting while the node is not up or nobody listens yet
  * (for 60 seconds), since guests boot at different times. Every
@@ -28,7 +30,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,12 +38,14 @@
 
 #include "scif.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 enum { OP_ECHO = 1, OP_CHECK, OP_DISCARD };
 
 struct hdr {
-	uint32_t op;
-	uint32_t size;		/* ECHO: message size; CHECK: seed */
-	uint64_t count;		/* ECHO: messages (0: until close); else bytes */
+	__u32 op;
+	__u32 size;		/* ECHO: message size; CHECK: seed */
+	__u64 count;		/* ECHO: messages (0: until close); else bytes */
 };
 
 #define CHUNK	65536
@@ -61,7 +64,7 @@ static void die(const char *what)
 	exit(1);
 }
 
-static uint64_t next(uint64_t *s)
+static __u64 next(__u64 *s)
 {
 	*s ^= *s << 13;
 	*s ^= *s >> 7;
@@ -77,7 +80,7 @@ static int xfer(scif_epd_t epd, void *buf, int len, int send)
 	return n == len ? 0 : -1;
 }
 
-static scif_epd_t dial(uint16_t node, uint16_t port)
+static scif_epd_t dial(__u16 node, __u16 port)
 {
 	struct scif_port_id dst = { .node = node, .port = port };
 	double end = now() + 60;
@@ -96,7 +99,7 @@ static scif_epd_t dial(uint16_t node, uint16_t port)
 	}
 }
 
-static scif_epd_t listener(uint16_t port, int backlog)
+static scif_epd_t listener(__u16 port, int backlog)
 {
 	scif_epd_t epd = scif_open();
 
@@ -112,7 +115,7 @@ static scif_epd_t listener(uint16_t port, int backlog)
 /* Serve one connection; returns 0 if it went as the client asked. */
 static int serve_one(scif_epd_t epd, char *buf)
 {
-	uint64_t seed, sum = 0, got = 0, want, i;
+	__u64 seed, sum = 0, got = 0, want, i;
 	struct hdr h;
 	int n;
 
@@ -131,12 +134,12 @@ static int serve_one(scif_epd_t epd, char *buf)
 	}
 	seed = h.size | 1;
 	while (got < h.count) {
-		n = h.count - got > CHUNK ? (uint64_t)CHUNK : h.count - got;
+		n = h.count - got > CHUNK ? (__u64)CHUNK : h.count - got;
 		if (xfer(epd, buf, n, 0))
 			return -1;
 		if (h.op == OP_CHECK) {
-			for (i = 0; i < (uint64_t)n / 8; i++) {
-				uint64_t v = next(&seed);
+			for (i = 0; i < (__u64)n / 8; i++) {
+				__u64 v = next(&seed);
 
 				if (memcmp(buf + 8 * i, &v, 8)) {
 					fprintf(stderr, "mismatch at byte %llu\n",
@@ -163,7 +166,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void *serve_thread(void *arg)
 {
-	scif_epd_t epd = (scif_epd_t)(intptr_t)arg;
+	scif_epd_t epd = (scif_epd_t)(long)arg;
 	char *buf = malloc(CHUNK);
 
 	if (!buf || serve_one(epd, buf)) {
@@ -177,7 +180,7 @@ static void *serve_thread(void *arg)
 	return NULL;
 }
 
-static int serve(uint16_t port, int conns)
+static int serve(__u16 port, int conns)
 {
 	scif_epd_t l = listener(port, 128), epd;
 	struct scif_port_id peer;
@@ -190,7 +193,7 @@ static int serve(uint16_t port, int conns)
 		if (scif_accept(l, &peer, &epd, SCIF_ACCEPT_SYNC) < 0)
 			die("scif_accept");
 		if (pthread_create(&t[conns ? i : 0], NULL, serve_thread,
-				   (void *)(intptr_t)epd))
+				   (void *)(long)epd))
 			die("pthread_create");
 		if (!conns)
 			pthread_detach(t[0]);
@@ -202,7 +205,7 @@ static int serve(uint16_t port, int conns)
 	return failures ? 1 : 0;
 }
 
-static int echo(uint16_t node, uint16_t port, int conns)
+static int run_echo(__u16 node, __u16 port, int conns)
 {
 	scif_epd_t *e = calloc(conns, sizeof(*e));
 	struct hdr h = { OP_ECHO, 64, 1 };
@@ -232,11 +235,11 @@ static int echo(uint16_t node, uint16_t port, int conns)
 }
 
 /* Send @bytes of the sequence (or zeros) and wait for the server's sum. */
-static double send_stream(scif_epd_t epd, int op, uint64_t bytes, int chunk,
+static double send_stream(scif_epd_t epd, int op, __u64 bytes, int chunk,
 			  int progress)
 {
-	static uint64_t buf[CHUNK / 8];
-	uint64_t seed = 0x5c1f | 1, sum = 0, sent = 0, back;
+	static __u64 buf[CHUNK / 8];
+	__u64 seed = 0x5c1f | 1, sum = 0, sent = 0, back;
 	struct hdr h = { op, seed, bytes };
 	double t0 = now();
 	int n, i, step = 0;
@@ -244,7 +247,7 @@ static double send_stream(scif_epd_t epd, int op, uint64_t bytes, int chunk,
 	if (xfer(epd, &h, sizeof(h), 1))
 		die("send");
 	while (sent < bytes) {
-		n = bytes - sent > (uint64_t)chunk ? (uint64_t)chunk : bytes - sent;
+		n = bytes - sent > (__u64)chunk ? (__u64)chunk : bytes - sent;
 		if (op == OP_CHECK)
 			for (i = 0; i < n / 8; i++) {
 				buf[i] = next(&seed);
@@ -253,7 +256,7 @@ static double send_stream(scif_epd_t epd, int op, uint64_t bytes, int chunk,
 		if (xfer(epd, buf, n, 1))
 			die("send");
 		sent += n;
-		if (progress && sent * 4 / bytes > (uint64_t)step) {
+		if (progress && sent * 4 / bytes > (__u64)step) {
 			step = sent * 4 / bytes;
 			printf("  %3d%%  %llu MiB  %.1f MiB/s\n", step * 25,
 			       (unsigned long long)(sent >> 20),
@@ -270,14 +273,14 @@ static double send_stream(scif_epd_t epd, int op, uint64_t bytes, int chunk,
 	return now() - t0;
 }
 
-static int stream(uint16_t node, uint16_t port, int mib)
+static int run_stream(__u16 node, __u16 port, int mib)
 {
 	scif_epd_t epd = dial(node, port);
 	double t;
 
 	printf("@@SCIF-READY streaming %d MiB to node %u\n", mib, node);
 	fflush(stdout);
-	t = send_stream(epd, OP_CHECK, (uint64_t)mib << 20, CHUNK, 1);
+	t = send_stream(epd, OP_CHECK, (__u64)mib << 20, CHUNK, 1);
 	printf("stream of %d MiB to node %u checked: %.1f s, %.2f MiB/s\n",
 	       mib, node, t, mib / t);
 	scif_close(epd);
@@ -298,7 +301,7 @@ static double round_trip(scif_epd_t epd, int size, int iters)
 	return (now() - t0) / iters * 1e6;
 }
 
-static int ping(uint16_t node, uint16_t port, int size, int iters)
+static int run_ping(__u16 node, __u16 port, int size, int iters)
 {
 	struct hdr h = { OP_ECHO, size, 0 };
 	scif_epd_t epd = dial(node, port);
@@ -312,7 +315,7 @@ static int ping(uint16_t node, uint16_t port, int size, int iters)
 	return 0;
 }
 
-static int bench(uint16_t node, uint16_t port)
+static int bench(__u16 node, __u16 port)
 {
 	static const int sizes[] = { 8, 64, 512, 4096, 16384, 65536 };
 	unsigned int i;
@@ -321,7 +324,7 @@ static int bench(uint16_t node, uint16_t port)
 	int iters;
 
 	printf("%-10s %14s %16s\n", "size", "round trip us", "stream MiB/s");
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		struct hdr h = { OP_ECHO, sizes[i], 0 };
 
 		epd = dial(node, port);
@@ -333,7 +336,7 @@ static int bench(uint16_t node, uint16_t port)
 		us = round_trip(epd, sizes[i], iters < 20 ? 20 : iters);
 		scif_close(epd);
 		epd = dial(node, port);
-		t = send_stream(epd, OP_DISCARD, (uint64_t)sizes[i] *
+		t = send_stream(epd, OP_DISCARD, (__u64)sizes[i] *
 				(sizes[i] < 4096 ? 2048 : 256), sizes[i], 0);
 		printf("%-10d %14.1f %16.2f\n", sizes[i], us,
 		       sizes[i] * (sizes[i] < 4096 ? 2048.0 : 256.0) /
@@ -344,13 +347,13 @@ static int bench(uint16_t node, uint16_t port)
 	return 0;
 }
 
-static int expect_loss(uint16_t port)
+static int expect_loss(__u16 port, double limit)
 {
 	scif_epd_t l = listener(port, 1), epd;
 	static char buf[CHUNK];
 	struct scif_port_id peer;
 	double last = 0;
-	uint64_t got = 0;
+	__u64 got = 0;
 	struct hdr h;
 	int n;
 
@@ -379,12 +382,15 @@ static int expect_loss(uint16_t port)
 		}
 		break;
 	}
-	if (errno != ECONNRESET && errno != ENODEV) {
+	if (errno != ECONNRESET && errno != ENODEV)
 		die("scif_recv ended otherwise");
-	}
 	printf("stream from node %u lost after %llu MiB: %s, %.2f s after the last data\n",
 	       peer.node, (unsigned long long)(got >> 20), strerror(errno),
 	       now() - last);
+	if (limit > 0 && now() - last > limit) {
+		fprintf(stderr, "loss noticed later than %.1f s\n", limit);
+		return 1;
+	}
 	if (scif_send(epd, buf, 1, 0) >= 0 ||
 	    (errno != ECONNRESET && errno != ENODEV))
 		die("send after loss did not fail as expected");
@@ -393,10 +399,10 @@ static int expect_loss(uint16_t port)
 	return 0;
 }
 
-static int nodes(int want, int seconds)
+static int wait_nodes(int want, int seconds)
 {
 	double end = now() + seconds;
-	uint16_t ids[256], self;
+	__u16 ids[256], self;
 	int n, i, ok;
 
 	for (;;) {
@@ -405,7 +411,7 @@ static int nodes(int want, int seconds)
 			die("scif_get_node_ids");
 		ok = n == want;
 		for (i = 0; ok && i < n; i++)
-			ok = ids[i] == i;
+			ok = want == 1 ? ids[i] == self : ids[i] == i;
 		if (ok || now() > end)
 			break;
 		usleep(100000);
@@ -426,19 +432,20 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(cmd, "nodes") && argc >= 3)
-		return nodes(a, argc > 3 ? b : 30);
+		return wait_nodes(a, argc > 3 ? b : 30);
 	if (!strcmp(cmd, "serve") && argc >= 3)
 		return serve(a, b);
 	if (!strcmp(cmd, "echo") && argc == 5)
-		return echo(a, b, c);
+		return run_echo(a, b, c);
 	if (!strcmp(cmd, "stream") && argc == 5)
-		return stream(a, b, c);
+		return run_stream(a, b, c);
 	if (!strcmp(cmd, "ping") && argc >= 4)
-		return ping(a, b, c ? c : 8, argc > 5 ? atoi(argv[5]) : 1000);
+		return run_ping(a, b, c ? c : 8, argc > 5 ? atoi(argv[5]) : 1000);
 	if (!strcmp(cmd, "bench") && argc == 4)
 		return bench(a, b);
-	if (!strcmp(cmd, "expect-loss") && argc == 3)
-		return expect_loss(a);
-	fprintf(stderr, "usage: see the comment at the top of tests/user/ntb_test.c\n");
+	if (!strcmp(cmd, "expect-loss") && argc >= 3)
+		return expect_loss(a, argc > 3 ? atof(argv[3]) : 0);
+	fprintf(stderr,
+		"usage: scif-ntb-test nodes|serve|echo|stream|ping|bench|expect-loss ...\n");
 	return 2;
 }

@@ -116,6 +116,7 @@ static bool scif_ntb_read_hello(struct scif_ntb_peer *p,
 		  (u64)scif_ntb_get(p, SCIF_NTB_SPAD_ADDR_HI) << 32;
 	h->size = scif_ntb_get(p, SCIF_NTB_SPAD_SIZE);
 	h->ack = scif_ntb_get(p, SCIF_NTB_SPAD_ACK);
+	/* The words above are read before the nonce is read again. */
 	rmb();
 	return scif_ntb_get(p, SCIF_NTB_SPAD_NONCE) == h->nonce &&
 	       (h->magic & ~0xffu) == SCIF_NTB_MAGIC;

@@ -119,6 +119,7 @@ static int scif_ntb_send(struct scif_link *link,
 			break;
 		/* Ask for a doorbell once the peer has consumed; recheck often. */
 		iowrite32(++p->want_seq, &p->tx_hdr->want);
+		/* The request reaches the peer before its doorbell. */
 		wmb();
 		scif_ntb_ring_peer(p);
 		wait_event_timeout(p->tx_wq, scif_ntb_tx_ready(p, need),
@@ -138,6 +139,7 @@ static int scif_ntb_send(struct scif_link *link,
 		/* The cells are visible before the index that covers them. */
 		wmb();
 		iowrite32(p->tx_widx, &p->tx_hdr->widx);
+		/* And the index before the doorbell (WC writes may linger). */
 		wmb();
 		scif_ntb_ring_peer(p);
 	}
@@ -223,6 +225,7 @@ void scif_ntb_rx_work(struct work_struct *work)
 	want = le32_to_cpu(READ_ONCE(scif_ntb_rx_hdr(p)->want));
 	if (want != p->want_seen) {
 		p->want_seen = want;
+		/* Our read index writes land before the doorbell. */
 		wmb();
 		scif_ntb_ring_peer(p);
 	}
