@@ -75,8 +75,10 @@ enum scif_ntb_caps {
  * @widx: cells the peer has written into this region's ring (free running)
  * @want: bumped by the peer when it waits for room in this ring; the owner
  *	  answers with a doorbell once it has consumed
+ * @rsvd0: padding that keeps @ridx off the cache line of @widx and @want
  * @ridx: cells the peer has consumed of the owner's ring in the peer's
  *	  memory (free running); on its own cache line
+ * @rsvd1: padding to the end of that cache line
  */
 struct scif_ntb_region_hdr {
 	__le32 widx;
