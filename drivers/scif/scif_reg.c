@@ -451,6 +451,7 @@ void scif_rma_ep_close(struct scif_endpt *ep)
 	wake_up_all(&ep->wq);
 
 	scif_rma_drain(ep, SCIF_RMA_PEER_TIMEOUT);
+	scif_pincache_destroy(rma);
 	if (handshake &&
 	    !scif_rma_send(ep, SCIF_MSG_RMA_CLOSE, 0, 0, NULL, 0))
 		left = wait_event_timeout(ep->wq, scif_rma_close_settled(ep),

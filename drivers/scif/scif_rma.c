@@ -106,12 +106,17 @@ static int scif_span_get(struct maple_tree *mt, u64 first, u64 len, int prot,
 	return 0;
 }
 
-/* Pin @len bytes of memory at @addr for a v* call, as a one-window span. */
-static int scif_span_vaddr(unsigned long addr, u64 len, int prot,
-			   struct scif_span *sp)
+/*
+ * Pin @len bytes of memory at @addr for a v* call, as a one-window span;
+ * with SCIF_RMA_USECACHE in @flags, user memory comes from (and stays in)
+ * the endpoint's pinned-page cache, and the window may start before @addr.
+ */
+static int scif_span_vaddr(struct scif_endpt *ep, unsigned long addr,
+			   u64 len, int prot, int flags, struct scif_span *sp)
 {
 	unsigned long base = addr & PAGE_MASK;
 	u64 size = PAGE_ALIGN(addr + len) - base;
+	struct scif_pinned_pages *pp;
 	struct scif_window *win;
 	int map = 0, ret;
 
@@ -119,14 +124,18 @@ static int scif_span_vaddr(unsigned long addr, u64 len, int prot,
 		return -EINVAL;
 	if (!current->mm || addr >= TASK_SIZE)
 		map = SCIF_MAP_KERNEL;
-	win = scif_win_alloc(size >> PAGE_SHIFT, false);
-	if (!win)
-		return -ENOMEM;
-	ret = scif_pp_create((void *)base, size, prot, map, &win->pp);
-	if (ret) {
-		scif_win_put(win);
+	if (!map && (flags & SCIF_RMA_USECACHE))
+		ret = scif_pincache_get(&ep->rma, base, size, prot, &pp, &base);
+	else
+		ret = scif_pp_create((void *)base, size, prot, map, &pp);
+	if (ret)
 		return ret;
+	win = scif_win_alloc(pp->nr_pages, false);
+	if (!win) {
+		scif_pp_put(pp);
+		return -ENOMEM;
 	}
+	win->pp = pp;
 	win->prot = prot;
 	sp->wins = kvmalloc_array(1, sizeof(*sp->wins), GFP_KERNEL);
 	if (!sp->wins) {
@@ -364,9 +373,10 @@ static int scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 	if (ret || !len)
 		return ret;
 	if (addr) {
-		ret = scif_span_vaddr((unsigned long)addr, len,
+		ret = scif_span_vaddr(ep, (unsigned long)addr, len,
 				      to_peer ? SCIF_PROT_READ :
-				      SCIF_PROT_READ | SCIF_PROT_WRITE, &lsp);
+				      SCIF_PROT_READ | SCIF_PROT_WRITE, flags,
+				      &lsp);
 		if (ret)
 			return ret;
 	}

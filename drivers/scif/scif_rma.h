@@ -40,6 +40,7 @@ struct mm_struct;
 struct page;
 struct scif_endpt;
 struct scif_instance;
+struct scif_pincache;
 struct scif_wire_msg;
 
 /* Last valid byte of a registered address space (offsets are off_t). */
@@ -155,6 +156,8 @@ static inline u64 scif_win_end(const struct scif_window *win)
  * @wq: woken when an RMA completes, a window changes state, or the peer
  *	answers
  * @close_work: carries out the peer's RMA_CLOSE
+ * @pcache: pinned-page cache of the v* calls (scif_pincache.c), created on
+ *	    first use and detached by scif_pincache_destroy(), under @lock
  */
 struct scif_rma_ep {
 	struct mutex lock;		/* trees, tables, window states */
@@ -175,12 +178,19 @@ struct scif_rma_ep {
 	u32 next_token;
 	wait_queue_head_t wq;
 	struct work_struct close_work;
+	struct scif_pincache *pcache;
 };
 
 /* scif_pin.c */
 int scif_pp_create(void *addr, size_t len, int prot, int map_flags,
 		   struct scif_pinned_pages **out);
 void scif_pp_put(struct scif_pinned_pages *pp);
+
+/* scif_pincache.c: SCIF_RMA_USECACHE */
+int scif_pincache_get(struct scif_rma_ep *rma, unsigned long start,
+		      unsigned long len, int prot,
+		      struct scif_pinned_pages **pp, unsigned long *pp_start);
+void scif_pincache_destroy(struct scif_rma_ep *rma);
 
 /* scif_window.c: trees, offsets, window objects */
 void scif_rma_ep_init(struct scif_rma_ep *rma);
