@@ -40,6 +40,7 @@
 
 #include "scif_epd.h"
 #include "scif_fdev.h"
+#include "scif_mmap.h"
 
 /* Bounce buffer of SCIF_SEND / SCIF_RECV: at most this much per step. */
 #define SCIF_FDEV_CHUNK		SZ_64K
@@ -704,12 +705,21 @@ static long scif_fdev_compat_ioctl(struct file *file, unsigned int cmd,
 }
 #endif
 
+/* Map the peer's registered address space; the file offset is its offset. */
+static int scif_fdev_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct scif_fdev_file *f = file->private_data;
+
+	return scif_mmap(scif_fdev_epd(f), vma);
+}
+
 static const struct file_operations scif_fdev_fops = {
 	.owner = THIS_MODULE,
 	.open = scif_fdev_open,
 	.release = scif_fdev_release,
 	.flush = scif_fdev_flush,
 	.poll = scif_fdev_poll,
+	.mmap = scif_fdev_mmap,
 	.unlocked_ioctl = scif_fdev_ioctl,
 #ifdef CONFIG_COMPAT
 	.compat_ioctl = scif_fdev_compat_ioctl,

@@ -50,6 +50,8 @@ struct scif_link_ops {
  *	      it advertises at address A is at @peer_mem + A. NULL (and
  *	      @rma_local false) means the link offers no RMA.
  * @peer_mem_dma: bus address of that same window for local DMA engines
+ * @peer_mem_phys: CPU physical address of that same window (what
+ *		   scif_get_pages() reports and mmap() of /dev/scif maps)
  * @peer_mem_size: size of the window; the peer's addresses must lie below
  * @dma_dev: the device through which the peer reaches our memory; our pages
  *	     are DMA-mapped against it and the peer is sent those addresses
@@ -64,6 +66,7 @@ struct scif_link {
 	bool rma_local;
 	void __iomem *peer_mem;
 	dma_addr_t peer_mem_dma;
+	phys_addr_t peer_mem_phys;
 	resource_size_t peer_mem_size;
 	struct device *dma_dev;
 };

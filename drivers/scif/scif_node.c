@@ -19,6 +19,7 @@
 #include "scif_endpt.h"
 #include "scif_kunit_export.h"
 #include "scif_link.h"
+#include "scif_mmap.h"
 #include "scif_wire.h"
 
 /* The node with id @node, or NULL; nodes_rwsem or the RCU read lock is held. */
@@ -223,6 +224,7 @@ void scif_node_remove(struct scif_instance *si, u16 node)
 		scif_data_node_lost(ep, node);
 		scif_ep_put(ep);
 	}
+	scif_mmap_node_lost(si, node);
 	scif_peer_dev_remove(n);
 	/* Counters and chunk size are read under RCU only. */
 	kfree_rcu(n, rcu);

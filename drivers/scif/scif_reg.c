@@ -21,6 +21,7 @@
 #include "scif_endpt.h"
 #include "scif_kunit_export.h"
 #include "scif_link.h"
+#include "scif_mmap.h"
 #include "scif_rma.h"
 #include "scif_wire.h"
 
@@ -409,6 +410,9 @@ void scif_rma_drop_all(struct scif_endpt *ep, bool local)
 		scif_win_put(win);
 	}
 	mutex_unlock(&rma->lock);
+	/* Mappings of the peer's windows die before the peer is answered. */
+	if (!local)
+		scif_mmap_ep_dead(ep);
 }
 
 /* RMA_CLOSE from the peer, or our close: finish with the peer's windows. */
@@ -449,6 +453,7 @@ void scif_rma_ep_close(struct scif_endpt *ep)
 	rma->closed = true;
 	mutex_unlock(&rma->lock);
 	wake_up_all(&ep->wq);
+	scif_get_pages_ep_close(ep);
 
 	scif_rma_drain(ep, SCIF_RMA_PEER_TIMEOUT);
 	scif_pincache_destroy(rma);

@@ -165,6 +165,9 @@ int scif_fence_mark(scif_epd_t epd, int flags, int *mark);
 int scif_fence_wait(scif_epd_t epd, int mark);
 int scif_fence_signal(scif_epd_t epd, off_t loff, u64 lval, off_t roff,
 		      u64 rval, int flags);
+int scif_get_pages(scif_epd_t epd, off_t offset, size_t len,
+		   struct scif_range **pages);
+int scif_put_pages(struct scif_range *pages);
 void scif_client_unregister(struct scif_client *client);
 
 #endif /* __SCIF_H__ */

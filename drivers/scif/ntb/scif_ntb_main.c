@@ -136,6 +136,7 @@ static int scif_ntb_peer_alloc(struct scif_ntb_dev *nd, int pidx)
 		return -ENOMEM;
 	p->link.peer_mem = p->win;
 	p->link.peer_mem_dma = p->win_phys;
+	p->link.peer_mem_phys = p->win_phys;
 	p->link.peer_mem_size = p->win_size;
 	p->region = dma_alloc_coherent(p->link.dma_dev, nd->region_size,
 				       &p->region_dma, GFP_KERNEL);

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF scif_get_pages() and scif_put_pages(): a kernel client borrows the
+ * addresses of pages in one of the peer's windows, to hand them to another
+ * device or to touch them with the CPU itself.
+ *
+ * A range holds a reference on the peer's window (and on the endpoint), so
+ * an unregister by the peer is only answered once every range on the window
+ * was returned, exactly as for an RMA in flight. Every range handed out is
+ * entered in a table keyed by its address: scif_put_pages() finds it there
+ * without reading the caller's pointer, so a range returned twice, or one
+ * that was never ours, is refused with -EINVAL instead of being freed again.
+ * Ranges still out when their endpoint is closed are reclaimed by
+ * scif_close() (the spec calls that an error of the caller; the pages must
+ * not be used after it).
+ */
+#include <linux/hashtable.h>
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include "scif_core.h"
+#include "scif_endpt.h"
+#include "scif_kunit_export.h"
+#include "scif_link.h"
+#include "scif_mmap.h"
+#include "scif_rma.h"
+
+/**
+ * struct scif_gp - a range handed out by scif_get_pages()
+ * @range: what the caller sees; @range.cookie points back here
+ * @hnode: entry in scif_gp_table, under scif_gp_lock
+ * @ep: the endpoint, with a reference
+ * @win: the peer's window the pages belong to, with a reference
+ */
+struct scif_gp {
+	struct scif_range range;
+	struct hlist_node hnode;
+	struct scif_endpt *ep;
+	struct scif_window *win;
+};
+
+/* Ranges handed out and not yet returned, by the address of their range. */
+static DEFINE_HASHTABLE(scif_gp_table, 6);
+static DEFINE_SPINLOCK(scif_gp_lock);	/* scif_gp_table */
+
+/**
+ * scif_peer_mem_get() - how this node reaches the pages of an endpoint's peer
+ * @ep: a connected endpoint
+ * @pm: filled in from the link to the peer's node
+ *
+ * The link's RMA fields are constant while the node is online; once it is
+ * lost, users of the snapshot are stopped by scif_mmap_node_lost() (mmap)
+ * or must stop by themselves (scif_get_pages()).
+ *
+ * Return: 0, -ENODEV (the node is gone), or -EOPNOTSUPP (a link without
+ * RMA).
+ */
+int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm)
+{
+	struct scif_instance *si = ep->si;
+	struct scif_node *n;
+	int ret = 0;
+
+	memset(pm, 0, sizeof(*pm));
+	down_read(&si->nodes_rwsem);
+	n = xa_load(&si->nodes, ep->peer.node);
+	if (!n)
+		ret = -ENODEV;
+	else if (n->link->rma_local)
+		pm->local = true;
+	else if (n->link->peer_mem && n->link->peer_mem_phys)
+		*pm = (struct scif_peer_mem){
+			.phys = n->link->peer_mem_phys,
+			.mem = n->link->peer_mem,
+		};
+	else
+		ret = -EOPNOTSUPP;
+	up_read(&si->nodes_rwsem);
+	return ret;
+}
+
+static void scif_gp_free(struct scif_gp *gp)
+{
+	scif_win_put(gp->win);
+	scif_ep_put(gp->ep);
+	kvfree(gp->range.phys_addr);
+	kvfree(gp->range.va);
+	kfree(gp);
+}
+
+static struct scif_gp *scif_gp_alloc(unsigned long nr)
+{
+	struct scif_gp *gp = kzalloc(sizeof(*gp), GFP_KERNEL);
+
+	if (!gp)
+		return NULL;
+	gp->range.phys_addr = kvmalloc_array(nr, sizeof(*gp->range.phys_addr),
+					     GFP_KERNEL);
+	gp->range.va = kvmalloc_array(nr, sizeof(*gp->range.va), GFP_KERNEL);
+	if (!gp->range.phys_addr || !gp->range.va) {
+		kvfree(gp->range.phys_addr);
+		kvfree(gp->range.va);
+		kfree(gp);
+		return NULL;
+	}
+	gp->range.cookie = gp;
+	gp->range.nr_pages = nr;
+	return gp;
+}
+
+/*
+ * Find the complete peer window holding all of [@first, @last] and take a
+ * reference on it; the range becomes known to scif_put_pages() under the
+ * same lock that scif_close() takes before it reclaims ranges.
+ */
+static int scif_gp_bind(struct scif_endpt *ep, struct scif_gp *gp, u64 first,
+			u64 last)
+{
+	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_window *win;
+	int ret = 0;
+
+	mutex_lock(&rma->lock);
+	win = scif_wtree_find(&rma->remote, first);
+	if (rma->closed)
+		ret = -ECONNRESET;
+	else if (!win || win->nr_recv != win->nr_pages ||
+		 scif_win_end(win) - 1 < last)
+		ret = -ENXIO;
+	if (!ret) {
+		scif_win_get(win);
+		gp->win = win;
+		kref_get(&ep->ref);
+		gp->ep = ep;
+		spin_lock(&scif_gp_lock);
+		hash_add(scif_gp_table, &gp->hnode, (unsigned long)&gp->range);
+		spin_unlock(&scif_gp_lock);
+	}
+	mutex_unlock(&rma->lock);
+	return ret;
+}
+
+/**
+ * scif_get_pages() - borrow the pages of a range of the peer's window
+ * @epd: a connected endpoint
+ * @offset: page-aligned offset in the peer's registered address space
+ * @len: page-aligned length, not 0; [@offset, @offset + @len) must lie in
+ *	 one window of the peer
+ * @pages: set to the range on success
+ *
+ * (*@pages)->phys_addr[i] is the physical (bus) address at which this node
+ * reaches page i: on an NTB link, the address of the NTB window plus the
+ * address the peer advertised; on loopback, the page's own address.
+ * (*@pages)->va[i] is a kernel address of the same page: through the
+ * link's CPU mapping of the NTB window (write-combining I/O memory: use
+ * the io accessors), or the direct map on loopback.
+ * The window stays referenced, and an unregister of it by the peer
+ * deferred, until the range is given back with scif_put_pages(). If the
+ * connection is reset or the node lost meanwhile, the pages may be gone:
+ * stop using them and return the range.
+ *
+ * Return: 0, or -EINVAL (unaligned or negative @offset, unaligned or zero
+ * @len, NULL @pages), -ENXIO (the range is not inside one complete window
+ * of the peer), -ENOTCONN, -ECONNRESET, -ENODEV, -EBADF, -ENOMEM, or
+ * -EOPNOTSUPP (the link offers no RMA).
+ */
+int scif_get_pages(scif_epd_t epd, off_t offset, size_t len,
+		   struct scif_range **pages)
+{
+	struct scif_endpt *ep = epd;
+	struct scif_peer_mem pm;
+	struct scif_gp *gp;
+	unsigned long i, first;
+	u64 a;
+	int ret;
+
+	ret = scif_ep_check(epd);
+	if (ret)
+		return ret;
+	if (!pages || offset < 0 || offset & ~PAGE_MASK || !len ||
+	    len & ~PAGE_MASK)
+		return -EINVAL;
+	if (len - 1 > SCIF_RAS_LAST - offset ||
+	    (len >> PAGE_SHIFT) > INT_MAX)
+		return -ENXIO;
+	ret = scif_rma_ep_usable(ep) ?: scif_peer_mem_get(ep, &pm);
+	if (ret)
+		return ret;
+	gp = scif_gp_alloc(len >> PAGE_SHIFT);
+	if (!gp)
+		return -ENOMEM;
+	ret = scif_gp_bind(ep, gp, offset, offset + len - 1);
+	if (ret) {
+		kvfree(gp->range.phys_addr);
+		kvfree(gp->range.va);
+		kfree(gp);
+		return ret;
+	}
+	gp->range.prot_flags = gp->win->prot;
+	first = (offset - gp->win->offset) >> PAGE_SHIFT;
+	for (i = 0; i < gp->range.nr_pages; i++) {
+		a = gp->win->addrs[first + i];
+		if (pm.local) {
+			gp->range.phys_addr[i] = a;
+			gp->range.va[i] = (void __force __iomem *)phys_to_virt(a);
+		} else {
+			gp->range.phys_addr[i] = pm.phys + a;
+			gp->range.va[i] = pm.mem + a;
+		}
+	}
+	*pages = &gp->range;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(scif_get_pages);
+
+/**
+ * scif_put_pages() - give back a range from scif_get_pages()
+ * @pages: the range, unmodified
+ *
+ * The range is released in every case but -EINVAL; the other errors only
+ * report that the connection broke while the range was held.
+ *
+ * Return: 0, or -EINVAL (@pages is not a range of ours, or was returned
+ * already, or was reclaimed by scif_close()), -ENODEV (the peer's node was
+ * lost), -ENOTCONN (the connection was reset).
+ */
+int scif_put_pages(struct scif_range *pages)
+{
+	struct scif_gp *gp, *found = NULL;
+	struct scif_endpt *ep;
+	int ret = 0;
+
+	if (!pages)
+		return -EINVAL;
+	spin_lock(&scif_gp_lock);
+	hash_for_each_possible(scif_gp_table, gp, hnode,
+			       (unsigned long)pages) {
+		if (&gp->range == pages) {
+			hash_del(&gp->hnode);
+			found = gp;
+			break;
+		}
+	}
+	spin_unlock(&scif_gp_lock);
+	if (!found)
+		return -EINVAL;
+	ep = found->ep;
+	spin_lock(&ep->lock);
+	if (ep->state != SCIF_EP_CONNECTED)
+		ret = ep->reset_err == -ENODEV ? -ENODEV : -ENOTCONN;
+	spin_unlock(&ep->lock);
+	scif_gp_free(found);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(scif_put_pages);
+
+/**
+ * scif_get_pages_ep_close() - reclaim the ranges a closing endpoint left out
+ * @ep: the endpoint; &scif_rma_ep.closed is set, so no range is added
+ */
+void scif_get_pages_ep_close(struct scif_endpt *ep)
+{
+	struct scif_gp *gp;
+	struct hlist_node *tmp;
+	HLIST_HEAD(dead);
+	unsigned int bkt;
+
+	spin_lock(&scif_gp_lock);
+	hash_for_each_safe(scif_gp_table, bkt, tmp, gp, hnode) {
+		if (gp->ep != ep)
+			continue;
+		hash_del(&gp->hnode);
+		hlist_add_head(&gp->hnode, &dead);
+	}
+	spin_unlock(&scif_gp_lock);
+	if (!hlist_empty(&dead))
+		pr_warn_ratelimited("scif %s: endpoint closed with scif_get_pages() ranges outstanding; reclaimed\n",
+				    ep->si->name);
+	hlist_for_each_entry_safe(gp, tmp, &dead, hnode)
+		scif_gp_free(gp);
+}

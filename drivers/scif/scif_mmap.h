@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SCIF access to the peer's windows without an RMA: scif_get_pages()
+ * (scif_get_pages.c) and mmap() of /dev/scif (scif_mmap.c).
+ * See Documentation/scif-rma.rst.
+ */
+#ifndef SCIF_MMAP_H
+#define SCIF_MMAP_H
+
+#include <linux/scif.h>
+#include <linux/types.h>
+
+struct scif_endpt;
+struct scif_instance;
+struct vm_area_struct;
+
+/**
+ * struct scif_peer_mem - how this node reaches the pages of an endpoint's
+ *			  peer (a snapshot of the link's RMA fields)
+ * @local: the peer's addresses are local physical addresses (loopback and
+ *	   the KUnit simulated pair)
+ * @phys: otherwise, physical address of the window onto the peer's memory:
+ *	  peer address A is at @phys + A
+ * @mem: otherwise, the kernel's mapping of that window
+ */
+struct scif_peer_mem {
+	bool local;
+	phys_addr_t phys;
+	void __iomem *mem;
+};
+
+/* scif_get_pages.c */
+int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm);
+void scif_get_pages_ep_close(struct scif_endpt *ep);
+
+/* scif_mmap.c */
+int scif_mmap(scif_epd_t epd, struct vm_area_struct *vma);
+void scif_mmap_ep_dead(struct scif_endpt *ep);
+void scif_mmap_node_lost(struct scif_instance *si, u16 node);
+
+#endif /* SCIF_MMAP_H */
