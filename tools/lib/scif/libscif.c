@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "scif.h"
@@ -288,4 +289,33 @@ int scif_fence_signal(scif_epd_t epd, off_t loff, uint64_t lval, off_t roff,
 	req.rval = rval;
 	req.flags = flags;
 	return ioctl(epd, SCIF_FENCE_SIGNAL, &req) < 0 ? -1 : 0;
+}
+
+void *scif_mmap(void *addr, size_t len, int prot_flags, int map_flags,
+		scif_epd_t epd, off_t offset)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int prot = 0, flags = MAP_SHARED;
+	void *p;
+
+	if (!len || offset < 0 || offset % page ||
+	    prot_flags & ~(SCIF_PROT_READ | SCIF_PROT_WRITE) ||
+	    map_flags & ~SCIF_MAP_FIXED ||
+	    (map_flags & SCIF_MAP_FIXED && (uintptr_t)addr % page)) {
+		errno = EINVAL;
+		return SCIF_MMAP_FAILED;
+	}
+	if (prot_flags & SCIF_PROT_READ)
+		prot |= PROT_READ;
+	if (prot_flags & SCIF_PROT_WRITE)
+		prot |= PROT_WRITE;
+	if (map_flags & SCIF_MAP_FIXED)
+		flags |= MAP_FIXED;
+	p = mmap(addr, len, prot, flags, epd, offset);
+	return p == MAP_FAILED ? SCIF_MMAP_FAILED : p;
+}
+
+int scif_munmap(void *addr, size_t len)
+{
+	return munmap(addr, len);
 }

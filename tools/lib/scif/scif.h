@@ -16,6 +16,11 @@
 #include <sys/types.h>
 #include <linux/scif_ioctl.h>
 
+/* Failure value of scif_mmap(). */
+#ifndef SCIF_MMAP_FAILED
+#define SCIF_MMAP_FAILED	((void *)-1)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -136,6 +141,18 @@ int scif_fence_wait(scif_epd_t epd, int mark);
 /* Write @lval / @rval at registered offsets once the marked RMAs are done. */
 int scif_fence_signal(scif_epd_t epd, off_t loff, uint64_t lval, off_t roff,
 		      uint64_t rval, int flags);
+/*
+ * Map @len bytes of the peer's registered address space, from @offset (page
+ * aligned), into ours: at @addr exactly with SCIF_MAP_FIXED (page aligned),
+ * else near the hint @addr. @prot_flags: SCIF_PROT_READ / SCIF_PROT_WRITE,
+ * each allowed by every window in the range. Returns the address, or
+ * SCIF_MMAP_FAILED with errno set. Accesses after the connection is reset,
+ * the peer closes or its node is lost raise SIGBUS.
+ */
+void *scif_mmap(void *addr, size_t len, int prot_flags, int map_flags,
+		scif_epd_t epd, off_t offset);
+/* Unmap what scif_mmap() mapped; the peer's windows are released. */
+int scif_munmap(void *addr, size_t len);
 
 #ifdef __cplusplus
 }
