@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scif-rma-bench: RMA between two SCIF nodes, measured (a benchmark, not a
+ * test; scripts/bench-rma runs it).
+ *
+ *   scif-rma-bench server PORT
+ *   scif-rma-bench client NODE PORT [MAXWIN [BUDGET]]
+ *
+ * The client prints three tables:
+ * - bandwidth of scif_writeto/scif_readfrom, 4 KiB .. 64 MiB, between one
+ *   64 MiB window on each node, with SCIF_RMA_USECPU and with no flag (the
+ *   DMA engine if the node has one, else the CPU), each timed run ended by
+ *   a fence;
+ * - registration cost: scif_register and scif_unregister of 1 .. 16384
+ *   pages (one window);
+ * - latency of an 8-byte SCIF_RMA_SYNC scif_writeto to a random window
+ *   while 1, 10, .. MAXWIN (default 100000) one-page windows are registered
+ *   on each node (the same page registered over and over). Growing the
+ *   window count stops when it would take longer than BUDGET seconds
+ *   (default 300) in all; the table says so.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scif.h"
+
+#define RW		(SCIF_PROT_READ | SCIF_PROT_WRITE)
+#define BIG		(64UL << 20)
+#define C_BASE		0x10000000L
+#define S_BASE		0x10000000L
+/* The one-page windows of the latency table, on both nodes. */
+#define W_BASE		0x100000000L
+
+enum { CMD_GROW = 1, CMD_DONE };
+
+struct cmd {
+	__u32 op;
+	__u32 pad;
+	__u64 n;
+};
+
+static long page;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "scif-rma-bench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void xfer(scif_epd_t epd, void *buf, int len, int send)
+{
+	int n = send ? scif_send(epd, buf, len, SCIF_SEND_BLOCK) :
+		       scif_recv(epd, buf, len, SCIF_RECV_BLOCK);
+
+	if (n != len)
+		die(send ? "scif_send" : "scif_recv");
+}
+
+static void *map(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	memset(p, 0x5a, len);
+	return p;
+}
+
+/* Grow the one-page windows at W_BASE from @have to @want. */
+static void grow(scif_epd_t epd, void *pg, long have, long want)
+{
+	long i;
+
+	for (i = have; i < want; i++)
+		if (scif_register(epd, pg, page, W_BASE + i * page, RW,
+				  SCIF_MAP_FIXED) < 0)
+			die("scif_register (one-page window)");
+}
+
+static int run_server(__u16 port)
+{
+	scif_epd_t l = scif_open(), epd;
+	struct scif_port_id peer;
+	void *buf = map(BIG), *pg = map(page);
+	long have = 0;
+	double t0;
+	struct cmd c;
+
+	if (l == SCIF_OPEN_FAILED || scif_bind(l, port) < 0 ||
+	    scif_listen(l, 1) < 0)
+		die("listen");
+	if (scif_accept(l, &peer, &epd, SCIF_ACCEPT_SYNC) < 0)
+		die("scif_accept");
+	if (scif_register(epd, buf, BIG, S_BASE, RW, SCIF_MAP_FIXED) < 0)
+		die("scif_register");
+	for (;;) {
+		xfer(epd, &c, sizeof(c), 0);
+		if (c.op != CMD_GROW)
+			break;
+		t0 = now();
+		grow(epd, pg, have, c.n);
+		have = c.n;
+		t0 = now() - t0;
+		xfer(epd, &t0, sizeof(t0), 1);
+	}
+	scif_close(epd);
+	scif_close(l);
+	return 0;
+}
+
+static scif_epd_t dial(__u16 node, __u16 port)
+{
+	struct scif_port_id dst = { .node = node, .port = port };
+	double end = now() + 60;
+	scif_epd_t epd;
+
+	for (;;) {
+		epd = scif_open();
+		if (epd == SCIF_OPEN_FAILED)
+			die("scif_open");
+		if (scif_connect(epd, &dst) >= 0)
+			return epd;
+		if ((errno != ECONNREFUSED && errno != ENODEV) || now() > end)
+			die("scif_connect");
+		scif_close(epd);
+		usleep(200000);
+	}
+}
+
+static void fence(scif_epd_t epd)
+{
+	int mark;
+
+	if (scif_fence_mark(epd, SCIF_FENCE_INIT_SELF, &mark) ||
+	    scif_fence_wait(epd, mark))
+		die("fence");
+}
+
+/* MB/s of RMAs of @len bytes, for about half a second. */
+static double bandwidth(scif_epd_t epd, int write, size_t len, int flags)
+{
+	size_t done = 0, off = 0;
+	double t0 = now(), t;
+	int r, n = 0;
+
+	do {
+		r = write ? scif_writeto(epd, C_BASE + off, len, S_BASE + off,
+					 flags) :
+			    scif_readfrom(epd, C_BASE + off, len, S_BASE + off,
+					  flags);
+		if (r)
+			die(write ? "scif_writeto" : "scif_readfrom");
+		done += len;
+		off = (off + len) % BIG;
+		/* Fence now and then: it ends each timed run anyway. */
+		if (!(++n % 64))
+			fence(epd);
+		t = now() - t0;
+	} while (n < 2 || (t < 0.5 && done < 8 * BIG));
+	fence(epd);
+	return done / 1e6 / (now() - t0);
+}
+
+static void table_bandwidth(scif_epd_t epd)
+{
+	size_t len;
+
+	printf("RMA bandwidth, MB/s (one 64 MiB window per node; a fence ends each run)\n");
+	printf("%10s %12s %12s %12s %12s\n", "bytes", "write CPU",
+	       "write flag 0", "read CPU", "read flag 0");
+	for (len = 4096; len <= BIG; len *= 4)
+		printf("%10zu %12.0f %12.0f %12.0f %12.0f\n", len,
+		       bandwidth(epd, 1, len, SCIF_RMA_USECPU),
+		       bandwidth(epd, 1, len, 0),
+		       bandwidth(epd, 0, len, SCIF_RMA_USECPU),
+		       bandwidth(epd, 0, len, 0));
+}
+
+static void table_registration(scif_epd_t epd, char *buf)
+{
+	double treg, tunreg, t0;
+	long pages, n, i;
+	off_t o;
+
+	printf("\nregistration cost (one window of N pages, registered and unregistered)\n");
+	printf("%8s %8s %14s %16s %12s\n", "pages", "rounds", "register us",
+	       "unregister us", "us per page");
+	for (pages = 1; pages <= (long)(BIG / page); pages *= 4) {
+		treg = 0;
+		tunreg = 0;
+		n = pages >= 1024 ? 3 : 20;
+		for (i = 0; i < n; i++) {
+			t0 = now();
+			o = scif_register(epd, buf, pages * page, 0, RW, 0);
+			if (o < 0)
+				die("scif_register");
+			treg += now() - t0;
+			t0 = now();
+			if (scif_unregister(epd, o, pages * page))
+				die("scif_unregister");
+			tunreg += now() - t0;
+		}
+		printf("%8ld %8ld %14.1f %16.1f %12.2f\n", pages, n,
+		       treg / n * 1e6, tunreg / n * 1e6,
+		       (treg + tunreg) / n / pages * 1e6);
+		fflush(stdout);
+	}
+}
+
+/* Mean us of an 8-byte SCIF_RMA_SYNC writeto to random windows of @nwin. */
+static double latency(scif_epd_t epd, long nwin, int flags)
+{
+	double t0 = now(), t;
+	int n = 0;
+
+	do {
+		if (scif_writeto(epd, C_BASE + 64 * (n % 64), 8,
+				 W_BASE + (rand() % nwin) * page + 8,
+				 flags | SCIF_RMA_SYNC))
+			die("scif_writeto of 8 bytes");
+		n++;
+		t = now() - t0;
+	} while (n < 20 || (t < 1.0 && n < 20000));
+	return t / n * 1e6;
+}
+
+static void table_latency(scif_epd_t epd, long maxwin, double budget)
+{
+	struct cmd c = { CMD_GROW, 0, 0 };
+	void *pg = map(page);
+	double t0, treg, tpeer, per = 0, spent = 0;
+	long have = 0, want;
+
+	printf("\nlatency of an 8-byte SYNC writeto with N one-page windows on each node\n");
+	printf("%8s %14s %14s %12s %12s\n", "windows", "register s",
+	       "(peer) s", "CPU us", "flag 0 us");
+	for (want = 1; want <= maxwin; want *= 10) {
+		if (per * (want - have) + spent > budget) {
+			printf("%8ld   not measured: ~%.0f s more to register (budget %.0f s)\n",
+			       want, per * (want - have), budget);
+			break;
+		}
+		c.n = want;
+		xfer(epd, &c, sizeof(c), 1);
+		t0 = now();
+		grow(epd, pg, have, want);
+		treg = now() - t0;
+		xfer(epd, &tpeer, sizeof(tpeer), 0);
+		spent += now() - t0;
+		per = (now() - t0) / (want - have);
+		have = want;
+		printf("%8ld %14.2f %14.2f %12.1f %12.1f\n", want, treg, tpeer,
+		       latency(epd, have, SCIF_RMA_USECPU),
+		       latency(epd, have, 0));
+		fflush(stdout);
+	}
+}
+
+static int run_client(__u16 node, __u16 port, long maxwin, double budget)
+{
+	scif_epd_t epd = dial(node, port);
+	char *buf = map(BIG);
+	struct cmd c = { CMD_DONE, 0, 0 };
+
+	if (scif_register(epd, buf, BIG, C_BASE, RW, SCIF_MAP_FIXED) < 0)
+		die("scif_register");
+	table_bandwidth(epd);
+	table_registration(epd, buf);
+	table_latency(epd, maxwin, budget);
+	xfer(epd, &c, sizeof(c), 1);
+	scif_close(epd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	page = sysconf(_SC_PAGESIZE);
+	srand(1);
+	if (!strcmp(cmd, "server") && argc == 3)
+		return run_server(atoi(argv[2]));
+	if (!strcmp(cmd, "client") && argc >= 4)
+		return run_client(atoi(argv[2]), atoi(argv[3]),
+				  argc > 4 ? atol(argv[4]) : 100000,
+				  argc > 5 ? atof(argv[5]) : 300);
+	fprintf(stderr, "usage: scif-rma-bench server PORT | client NODE PORT [MAXWIN [BUDGET]]\n");
+	return 2;
+}
