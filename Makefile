@@ -12,6 +12,7 @@
 #   make check           everything CI runs; ends with "N passed, N failed"
 #   make demo            boot guests and show SCIF working
 #   make bench-ntb       physical limits of the emulated NTB (a table)
+#   make bench-rma       RMA between two nodes over the emulated NTB (tables)
 
 KDIR ?=
 W ?= 1
@@ -20,7 +21,7 @@ W ?= 1
 # not need a kernel never trigger a kernel build.
 kdir = kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/build-kernel) || exit 1
 
-.PHONY: all modules clean sparse checkpatch check demo kernel bench-ntb apidoc
+.PHONY: all modules clean sparse checkpatch check demo kernel bench-ntb bench-rma apidoc
 
 all: modules
 
@@ -55,6 +56,9 @@ demo:
 
 bench-ntb:
 	@scripts/bench-ntb
+
+bench-rma:
+	@scripts/bench-rma
 
 clean:
 	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/build-kernel 2>/dev/null) && \
