@@ -8,6 +8,7 @@
 #include <linux/slab.h>
 
 #include "scif_core.h"
+#include "scif_dma.h"
 #include "scif_endpt.h"
 #include "scif_fdev.h"
 #include "scif_kunit_export.h"
@@ -162,13 +163,19 @@ static int __init scif_init(void)
 {
 	int ret;
 
+	ret = scif_dma_init();
+	if (ret)
+		return ret;
 	scif_default = scif_instance_create("scif", 0);
-	if (!scif_default)
+	if (!scif_default) {
+		scif_dma_exit();
 		return -ENOMEM;
+	}
 	ret = scif_fdev_init();
 	if (ret) {
 		scif_instance_destroy(scif_default);
 		scif_default = NULL;
+		scif_dma_exit();
 	}
 	return ret;
 }
@@ -178,6 +185,7 @@ static void __exit scif_exit(void)
 	scif_fdev_exit();
 	scif_instance_destroy(scif_default);
 	scif_default = NULL;
+	scif_dma_exit();
 }
 
 module_init(scif_init);

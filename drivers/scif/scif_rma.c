@@ -7,13 +7,18 @@
  * must be contiguous in its registered address space, every window usable
  * and allowing the access), holding a reference on every window so that
  * an unregister in the meantime only defers their release. Then it copies
- * page piece by page piece: our pages through the direct map (kmap), the
- * peer's through the link, either the CPU mapping of the NTB window or,
- * on loopback and the simulated pair, the direct map as well.
+ * either by a DMA engine (scif_dma.c), unless the caller asked for
+ * %SCIF_RMA_USECPU or no channel is available, or by the CPU page piece by
+ * page piece: our pages through the direct map (kmap), the peer's through
+ * the link, either the CPU mapping of the NTB window or, on loopback and the
+ * simulated pair, the direct map as well.
  *
- * Every RMA is entered in &scif_rma_ep.inflight with a sequence number for
- * as long as it runs; fences compare sequence numbers against the oldest
- * RMA still there (scif_fence.c).
+ * Every RMA is a &struct scif_rma_req entered in &scif_rma_ep.inflight with
+ * a sequence number until it completed; fences compare sequence numbers
+ * against the oldest RMA still there (scif_fence.c). The CPU path completes
+ * before the call returns; the DMA path returns once the descriptors are
+ * submitted and completes from a work item, unless %SCIF_RMA_SYNC asks the
+ * caller to wait.
  */
 #include <linux/highmem.h>
 #include <linux/io.h>
@@ -22,6 +27,7 @@
 #include <linux/slab.h>
 
 #include "scif_core.h"
+#include "scif_dma.h"
 #include "scif_endpt.h"
 #include "scif_kunit_export.h"
 #include "scif_link.h"
@@ -29,28 +35,6 @@
 
 #define SCIF_RMA_FLAGS	(SCIF_RMA_USECPU | SCIF_RMA_USECACHE | \
 			 SCIF_RMA_SYNC | SCIF_RMA_ORDERED)
-
-/**
- * struct scif_span - a byte range resolved to contiguous windows
- * @wins: the windows, in offset order, each with a reference
- * @nr: number of @wins
- * @start: first byte of the range (an offset in the windows' space)
- */
-struct scif_span {
-	struct scif_window **wins;
-	unsigned int nr;
-	u64 start;
-};
-
-/**
- * struct scif_rma_req - an RMA in flight
- * @list: entry in &scif_rma_ep.inflight
- * @seq: its sequence number
- */
-struct scif_rma_req {
-	struct list_head list;
-	u64 seq;
-};
 
 static void scif_span_put(struct scif_span *sp)
 {
@@ -107,10 +91,9 @@ static int scif_span_get(struct maple_tree *mt, u64 first, u64 len, int prot,
 }
 
 /*
- * Pin @len bytes of memory at @addr for a v* call, as a one-window span.
- * User memory goes through the endpoint's pinned-page cache: with
- * SCIF_RMA_USECACHE in @flags it may come from (and stay in) the cache, and
- * the window may start before @addr.
+ * Pin @len bytes of memory at @addr for a v* call, as a one-window span;
+ * with SCIF_RMA_USECACHE in @flags, user memory comes from (and stays in)
+ * the endpoint's pinned-page cache, and the window may start before @addr.
  */
 static int scif_span_vaddr(struct scif_endpt *ep, unsigned long addr,
 			   u64 len, int prot, int flags, struct scif_span *sp)
@@ -125,9 +108,8 @@ static int scif_span_vaddr(struct scif_endpt *ep, unsigned long addr,
 		return -EINVAL;
 	if (!current->mm || addr >= TASK_SIZE)
 		map = SCIF_MAP_KERNEL;
-	if (!map)
-		ret = scif_pincache_get(&ep->rma, base, size, prot,
-					flags & SCIF_RMA_USECACHE, &pp, &base);
+	if (!map && (flags & SCIF_RMA_USECACHE))
+		ret = scif_pincache_get(&ep->rma, base, size, prot, &pp, &base);
 	else
 		ret = scif_pp_create((void *)base, size, prot, map, &pp);
 	if (ret)
@@ -186,13 +168,6 @@ static void scif_cursor_advance(struct scif_cursor *c, size_t n)
 		c->i++;
 }
 
-/* Snapshot of how a link reaches the peer's memory. */
-struct scif_peer_mem {
-	bool local;
-	void __iomem *base;
-	resource_size_t size;
-};
-
 /* Hold nodes_rwsem (read) while the snapshot is used. */
 static int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm)
 {
@@ -205,6 +180,7 @@ static int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm)
 		pm->local = n->link->rma_local;
 		pm->base = n->link->peer_mem;
 		pm->size = n->link->peer_mem_size;
+		pm->dma = n->link->peer_mem_dma;
 		return 0;
 	}
 	up_read(&si->nodes_rwsem);
@@ -242,39 +218,119 @@ static void scif_copy_piece(struct scif_peer_mem *pm, struct page *lpg,
 	kunmap_local(l);
 }
 
-/* Copy @len bytes between the spans with the CPU, the last @tail last. */
-static void scif_copy_cpu(struct scif_peer_mem *pm, struct scif_span *lsp,
-			  struct scif_span *rsp, u64 len, bool to_peer,
-			  u64 tail)
+/* Move a cursor to byte @off of its span. */
+static void scif_cursor_seek(struct scif_cursor *c, u64 off)
 {
-	struct scif_cursor lc, rc;
-	size_t lroom, rroom, n;
-	unsigned long li, ri;
-	struct scif_window *lw, *rw;
-	u64 done = 0, stop = len - tail;
+	c->pos = c->sp->start + off;
+	c->i = 0;
+	while (c->pos >= scif_win_end(c->sp->wins[c->i]) &&
+	       c->i + 1 < c->sp->nr)
+		c->i++;
+}
 
-	scif_cursor_init(&lc, lsp);
-	scif_cursor_init(&rc, rsp);
-	while (done < len) {
-		if (done == stop && tail) {
-			/* SCIF_RMA_ORDERED: all else is visible first. */
-			wmb(); /* orders the body before the last line */
-			stop = len;
-		}
-		lw = lsp->wins[lc.i];
-		rw = rsp->wins[rc.i];
-		li = scif_cursor_page(&lc, &lroom);
-		ri = scif_cursor_page(&rc, &rroom);
-		n = min3((u64)lroom, (u64)rroom, (done < stop ? stop : len) - done);
-		scif_copy_piece(pm, lw->pp->pages[li], PAGE_SIZE - lroom,
-				rw->addrs[ri], PAGE_SIZE - rroom, n, to_peer);
-		scif_cursor_advance(&lc, n);
-		scif_cursor_advance(&rc, n);
-		done += n;
+/**
+ * struct scif_walk - pieces of a copy, each within one page on both sides
+ * @lc: our side
+ * @rc: the peer's side
+ * @left: bytes not yet walked
+ */
+struct scif_walk {
+	struct scif_cursor lc;
+	struct scif_cursor rc;
+	u64 left;
+};
+
+static void scif_walk_init(struct scif_walk *w, struct scif_span *lsp,
+			   struct scif_span *rsp, u64 from, u64 n)
+{
+	scif_cursor_init(&w->lc, lsp);
+	scif_cursor_init(&w->rc, rsp);
+	scif_cursor_seek(&w->lc, from);
+	scif_cursor_seek(&w->rc, from);
+	w->left = n;
+}
+
+/*
+ * The next piece: our page @lpg at @loff, the peer's page at address
+ * @raddr at @roff, @n bytes. False when done.
+ */
+static bool scif_walk_next(struct scif_walk *w, struct page **lpg,
+			   size_t *loff, u64 *raddr, size_t *roff, size_t *n)
+{
+	struct scif_window *lw, *rw;
+	size_t lroom, rroom;
+	unsigned long li, ri;
+
+	if (!w->left)
+		return false;
+	lw = w->lc.sp->wins[w->lc.i];
+	rw = w->rc.sp->wins[w->rc.i];
+	li = scif_cursor_page(&w->lc, &lroom);
+	ri = scif_cursor_page(&w->rc, &rroom);
+	*n = min3((u64)lroom, (u64)rroom, w->left);
+	*lpg = lw->pp->pages[li];
+	*loff = PAGE_SIZE - lroom;
+	*raddr = rw->addrs[ri];
+	*roff = PAGE_SIZE - rroom;
+	scif_cursor_advance(&w->lc, *n);
+	scif_cursor_advance(&w->rc, *n);
+	w->left -= *n;
+	return true;
+}
+
+/* Copy @n bytes from byte @from of the spans with the CPU. */
+static void scif_copy_cpu(struct scif_peer_mem *pm, struct scif_span *lsp,
+			  struct scif_span *rsp, u64 from, u64 n, bool to_peer)
+{
+	size_t loff, roff, len;
+	struct scif_walk w;
+	struct page *lpg;
+	u64 raddr;
+
+	scif_walk_init(&w, lsp, rsp, from, n);
+	while (scif_walk_next(&w, &lpg, &loff, &raddr, &roff, &len)) {
+		scif_copy_piece(pm, lpg, loff, raddr, roff, len, to_peer);
 		cond_resched();
 	}
 	if (to_peer)
 		wmb(); /* the peer's memory is current before we report done */
+}
+
+/**
+ * scif_cpu_run() - copy a run of the DMA path with the CPU
+ * @pm: how the peer is reached (nodes_rwsem held)
+ * @run: the run, physically contiguous on both sides
+ * @to_peer: direction
+ */
+void scif_cpu_run(struct scif_peer_mem *pm, const struct scif_dma_run *run,
+		  bool to_peer)
+{
+	u64 done, l, r;
+	size_t n;
+
+	for (done = 0; done < run->len; done += n) {
+		l = run->lphys + done;
+		r = run->raddr + done;
+		n = min3((u64)(PAGE_SIZE - offset_in_page(l)),
+			 (u64)(PAGE_SIZE - offset_in_page(r)), run->len - done);
+		scif_copy_piece(pm, pfn_to_page(PHYS_PFN(l)), offset_in_page(l),
+				r & PAGE_MASK, offset_in_page(r), n, to_peer);
+	}
+}
+
+/* Hand @n bytes from the start of the request's spans to the DMA path. */
+static void scif_dma_issue_spans(struct scif_dma_issue *di,
+				 struct scif_rma_req *req, u64 n)
+{
+	size_t loff, roff, len;
+	struct scif_walk w;
+	struct page *lpg;
+	u64 raddr;
+
+	scif_walk_init(&w, &req->lsp, &req->rsp, 0, n);
+	while (scif_walk_next(&w, &lpg, &loff, &raddr, &roff, &len))
+		scif_dma_piece(di, page_to_phys(lpg) + loff, raddr + roff,
+			       len);
 }
 
 /* Length of the last (partial) cache line of the source range. */
@@ -290,10 +346,12 @@ static void scif_rma_issue(struct scif_rma_ep *rma, struct scif_rma_req *req)
 	spin_lock(&rma->ilock);
 	req->seq = ++rma->seq;
 	list_add_tail(&req->list, &rma->inflight);
+	rma->nr_reqs++;
 	spin_unlock(&rma->ilock);
 }
 
-static void scif_rma_complete(struct scif_endpt *ep, struct scif_rma_req *req)
+/* The request left @inflight: tell fences, then let close go on. */
+static void scif_rma_retire(struct scif_endpt *ep, struct scif_rma_req *req)
 {
 	struct scif_rma_ep *rma = &ep->rma;
 
@@ -302,6 +360,59 @@ static void scif_rma_complete(struct scif_endpt *ep, struct scif_rma_req *req)
 	spin_unlock(&rma->ilock);
 	wake_up_all(&rma->wq);
 	scif_fence_check_peer_marks(ep);
+	spin_lock(&rma->ilock);
+	rma->nr_reqs--;
+	spin_unlock(&rma->ilock);
+	wake_up_all(&rma->wq);
+}
+
+/**
+ * scif_rma_req_finish() - complete a request whose copies are all done
+ * @req: the request; freed
+ *
+ * Redoes failed descriptors and copies the %SCIF_RMA_ORDERED tail by CPU,
+ * releases the windows, takes the request out of the in-flight list and
+ * answers the fences it held up. Process context.
+ *
+ * Return: 0, or -ENODEV if failed or held back bytes could not be copied
+ * because the peer's node is gone.
+ */
+int scif_rma_req_finish(struct scif_rma_req *req)
+{
+	struct scif_endpt *ep = req->ep;
+	struct scif_peer_mem pm;
+	int ret = 0;
+
+	if (!list_empty(&req->failed) || req->tail) {
+		ret = scif_peer_mem_get(ep, &pm);
+		scif_dma_redo(req, ret ? NULL : &pm);
+		if (!ret && req->tail) {
+			wmb(); /* the body is visible before the last line */
+			scif_copy_cpu(&pm, &req->lsp, &req->rsp,
+				      req->len - req->tail, req->tail,
+				      req->to_peer);
+		}
+		if (!ret)
+			scif_peer_mem_put(ep);
+	}
+	scif_span_put(&req->rsp);
+	scif_span_put(&req->lsp);
+	scif_rma_retire(ep, req);
+	scif_ep_put(ep);
+	kfree(req);
+	return ret;
+}
+
+/* Completion of an asynchronous request on the DMA path. */
+static void scif_rma_req_work(struct work_struct *work)
+{
+	struct scif_rma_req *req = container_of(work, struct scif_rma_req,
+						work);
+	const char *name = req->ep->si->name;
+
+	if (scif_rma_req_finish(req))
+		pr_warn_ratelimited("scif %s: node lost before a failed DMA transfer could be redone\n",
+				    name);
 }
 
 /**
@@ -324,7 +435,7 @@ static bool scif_rma_idle(struct scif_rma_ep *rma)
 	bool idle;
 
 	spin_lock(&rma->ilock);
-	idle = list_empty(&rma->inflight);
+	idle = list_empty(&rma->inflight) && !rma->nr_reqs;
 	spin_unlock(&rma->ilock);
 	return idle;
 }
@@ -361,56 +472,108 @@ static int scif_rma_check(scif_epd_t epd, s64 loff, u64 len, s64 roff,
 	return scif_rma_ep_usable(epd);
 }
 
+static struct scif_rma_req *scif_rma_req_alloc(struct scif_endpt *ep,
+					       u64 len, int flags,
+					       bool to_peer)
+{
+	struct scif_rma_req *req = kzalloc(sizeof(*req), GFP_KERNEL);
+
+	if (!req)
+		return NULL;
+	req->ep = ep;
+	req->len = len;
+	req->to_peer = to_peer;
+	req->sync = flags & SCIF_RMA_SYNC;
+	atomic_set(&req->pending, 1);
+	init_completion(&req->done);
+	spin_lock_init(&req->lock);
+	INIT_LIST_HEAD(&req->failed);
+	INIT_WORK(&req->work, scif_rma_req_work);
+	return req;
+}
+
 static int scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 		    s64 roff, int flags, bool to_peer)
 {
 	struct scif_rma_ep *rma = &ep->rma;
-	struct scif_span lsp = {}, rsp = {};
+	struct scif_rma_req *req;
+	struct scif_dma_issue di;
 	struct scif_peer_mem pm;
-	struct scif_rma_req req;
+	bool dma = false, sync;
 	u64 tail = 0;
 	int ret;
 
 	ret = scif_rma_check(ep, addr ? 0 : loff, len, roff, flags);
 	if (ret || !len)
 		return ret;
+	req = scif_rma_req_alloc(ep, len, flags, to_peer);
+	if (!req)
+		return -ENOMEM;
 	if (addr) {
 		ret = scif_span_vaddr(ep, (unsigned long)addr, len,
 				      to_peer ? SCIF_PROT_READ :
-				      SCIF_PROT_READ | SCIF_PROT_WRITE, flags,
-				      &lsp);
+				      SCIF_PROT_READ | SCIF_PROT_WRITE,
+				      flags, &req->lsp);
 		if (ret)
-			return ret;
+			goto free;
 	}
 	mutex_lock(&rma->lock);
 	ret = scif_rma_ep_usable(ep);
 	if (!ret && !addr)
 		ret = scif_span_get(&rma->local, loff, len,
 				    to_peer ? SCIF_PROT_READ : SCIF_PROT_WRITE,
-				    &lsp);
+				    &req->lsp);
 	if (!ret)
 		ret = scif_span_get(&rma->remote, roff, len,
 				    to_peer ? SCIF_PROT_WRITE : SCIF_PROT_READ,
-				    &rsp);
+				    &req->rsp);
 	if (!ret)
-		scif_rma_issue(rma, &req);
+		scif_rma_issue(rma, req);
 	mutex_unlock(&rma->lock);
 	if (ret)
-		goto out;
+		goto put;
+	kref_get(&ep->ref);
 
 	ret = scif_peer_mem_get(ep, &pm);
 	if (!ret) {
 		if (flags & SCIF_RMA_ORDERED)
-			tail = scif_ordered_tail(to_peer ? lsp.start : rsp.start,
-						 len);
-		/* DMA engines come later; the CPU serves every request. */
-		scif_copy_cpu(&pm, &lsp, &rsp, len, to_peer, tail);
+			tail = scif_ordered_tail(to_peer ? req->lsp.start :
+						 req->rsp.start, len);
+		if (!(flags & SCIF_RMA_USECPU) &&
+		    !scif_dma_begin(&di, req, &pm)) {
+			/* The tail waits for the rest: scif_rma_req_finish(). */
+			req->tail = tail;
+			scif_dma_issue_spans(&di, req, len - tail);
+			scif_dma_end(&di);
+			dma = true;
+		} else {
+			scif_copy_cpu(&pm, &req->lsp, &req->rsp, 0, len - tail,
+				      to_peer);
+			if (tail) {
+				/* SCIF_RMA_ORDERED: all else is visible first. */
+				wmb(); /* orders the body before the last line */
+				scif_copy_cpu(&pm, &req->lsp, &req->rsp,
+					      len - tail, tail, to_peer);
+			}
+		}
 		scif_peer_mem_put(ep);
 	}
-	scif_rma_complete(ep, &req);
-out:
-	scif_span_put(&rsp);
-	scif_span_put(&lsp);
+	if (!dma) {
+		scif_rma_req_finish(req);
+		return ret;
+	}
+	/* From here on, an asynchronous @req may be gone at any moment. */
+	sync = req->sync;
+	scif_dma_req_put(req);
+	if (!sync)
+		return 0;
+	wait_for_completion(&req->done);
+	return scif_rma_req_finish(req);
+put:
+	scif_span_put(&req->rsp);
+	scif_span_put(&req->lsp);
+free:
+	kfree(req);
 	return ret;
 }
 

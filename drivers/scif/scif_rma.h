@@ -147,9 +147,11 @@ static inline u64 scif_win_end(const struct scif_window *win)
  * @closed: scif_close() began; nothing new starts
  * @peer_closed: the peer said it is done with our windows
  * @peer_acked: the peer confirmed it dropped our windows (close)
- * @ilock: protects @inflight, @seq, and @peer_marks
+ * @ilock: protects @inflight, @seq, @nr_reqs and @peer_marks
  * @inflight: RMAs issued and not yet reaped, in issue order
  * @seq: sequence number of the last RMA issued
+ * @nr_reqs: RMAs issued whose completion has not yet run to its end (they
+ *	     leave @inflight first, then answer fences); close waits for 0
  * @peer_marks: fence requests of the peer waiting for our RMAs
  * @my_marks: our INIT_PEER fence marks waiting for the peer's answer
  * @next_token: token of the next INIT_PEER mark
@@ -170,9 +172,10 @@ struct scif_rma_ep {
 	bool closed;
 	bool peer_closed;
 	bool peer_acked;
-	spinlock_t ilock;		/* @inflight, @seq, @peer_marks */
+	spinlock_t ilock;		/* @inflight, @seq, @nr_reqs, marks */
 	struct list_head inflight;
 	u64 seq;
+	unsigned int nr_reqs;
 	struct list_head peer_marks;
 	struct list_head my_marks;
 	u32 next_token;
@@ -188,7 +191,7 @@ void scif_pp_put(struct scif_pinned_pages *pp);
 
 /* scif_pincache.c: SCIF_RMA_USECACHE */
 int scif_pincache_get(struct scif_rma_ep *rma, unsigned long start,
-		      unsigned long len, int prot, bool use_cache,
+		      unsigned long len, int prot,
 		      struct scif_pinned_pages **pp, unsigned long *pp_start);
 void scif_pincache_destroy(struct scif_rma_ep *rma);
 

@@ -174,6 +174,21 @@ static void reg_run(struct kunit *test, scif_epd_t ep, u8 *buf, off_t off,
 	}
 }
 
+/*
+ * Without SCIF_RMA_SYNC an RMA may still be running on a DMA engine when
+ * the call returns: a fence waits for it.
+ */
+static void complete_rmas(struct kunit *test, scif_epd_t ep, int flags)
+{
+	int mark;
+
+	if (flags & SCIF_RMA_SYNC)
+		return;
+	KUNIT_ASSERT_EQ(test, scif_fence_mark(ep, SCIF_FENCE_INIT_SELF, &mark),
+			0);
+	KUNIT_ASSERT_EQ(test, scif_fence_wait(ep, mark), 0);
+}
+
 static void rma_random_copies(struct kunit *test)
 {
 	struct rma_ctx *ctx = test->priv;
@@ -200,6 +215,7 @@ static void rma_random_copies(struct kunit *test)
 			ret = scif_writeto(ctx->c, lbase + lo, len, rbase + ro,
 					   flags);
 			KUNIT_ASSERT_EQ(test, ret, 0);
+			complete_rmas(test, ctx->c, flags);
 			KUNIT_ASSERT_EQ(test, memcmp(ctx->sbuf + ro,
 						     ctx->cbuf + lo, len), 0);
 			break;
@@ -207,6 +223,7 @@ static void rma_random_copies(struct kunit *test)
 			ret = scif_readfrom(ctx->c, lbase + lo, len, rbase + ro,
 					    flags);
 			KUNIT_ASSERT_EQ(test, ret, 0);
+			complete_rmas(test, ctx->c, flags);
 			KUNIT_ASSERT_EQ(test, memcmp(ctx->cbuf + lo,
 						     ctx->sbuf + ro, len), 0);
 			break;
@@ -214,6 +231,7 @@ static void rma_random_copies(struct kunit *test)
 			ret = scif_vwriteto(ctx->s, v + lo, len, lbase + ro,
 					    flags);
 			KUNIT_ASSERT_EQ(test, ret, 0);
+			complete_rmas(test, ctx->s, flags);
 			KUNIT_ASSERT_EQ(test, memcmp(ctx->cbuf + ro, v + lo,
 						     len), 0);
 			break;
@@ -221,6 +239,7 @@ static void rma_random_copies(struct kunit *test)
 			ret = scif_vreadfrom(ctx->s, v + lo, len, lbase + ro,
 					     flags);
 			KUNIT_ASSERT_EQ(test, ret, 0);
+			complete_rmas(test, ctx->s, flags);
 			KUNIT_ASSERT_EQ(test, memcmp(v + lo, ctx->cbuf + ro,
 						     len), 0);
 			break;
@@ -414,7 +433,8 @@ static void rma_hostile_peer(struct kunit *test)
 	/* And it still works. */
 	KUNIT_EXPECT_EQ(test, reg(ctx->c, ctx->cbuf, 2, 0, RW, FIX), 0);
 	memset(ctx->sbuf, 0x5a, 2 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, scif_readfrom(ctx->c, 0, 2 * PAGE_SIZE, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, scif_readfrom(ctx->c, 0, 2 * PAGE_SIZE, 0,
+					    SCIF_RMA_SYNC), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(ctx->cbuf, ctx->sbuf, 2 * PAGE_SIZE), 0);
 }
 

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SCIF RMA requests and their DMA path.
+ *
+ * An RMA is a heap-allocated &struct scif_rma_req from the moment it enters
+ * &scif_rma_ep.inflight until it leaves it. The CPU path finishes it before
+ * the call returns; the DMA path (scif_dma.c) cuts it into runs of
+ * physically contiguous memory, hands them to dmaengine channels of a
+ * module-wide pool and finishes it when the last descriptor completed: in
+ * the caller for %SCIF_RMA_SYNC, otherwise in a work item.
+ * See Documentation/scif-rma.rst.
+ */
+#ifndef SCIF_DMA_H
+#define SCIF_DMA_H
+
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+struct page;
+struct scif_endpt;
+struct scif_window;
+
+/**
+ * struct scif_span - a byte range resolved to contiguous windows
+ * @wins: the windows, in offset order, each with a reference
+ * @nr: number of @wins
+ * @start: first byte of the range (an offset in the windows' space)
+ */
+struct scif_span {
+	struct scif_window **wins;
+	unsigned int nr;
+	u64 start;
+};
+
+/**
+ * struct scif_peer_mem - snapshot of how a link reaches the peer's memory
+ * @local: loopback or simulated pair: peer addresses are local physical
+ *	   addresses
+ * @base: otherwise, the CPU mapping of the window onto the peer's memory
+ * @size: its size
+ * @dma: its bus address for local DMA engines (0: none)
+ *
+ * Valid while the instance's nodes_rwsem is held for reading.
+ */
+struct scif_peer_mem {
+	bool local;
+	void __iomem *base;
+	resource_size_t size;
+	dma_addr_t dma;
+};
+
+/**
+ * struct scif_rma_req - an RMA from issue to completion
+ * @list: entry in &scif_rma_ep.inflight (under &scif_rma_ep.ilock)
+ * @seq: its sequence number
+ * @ep: the endpoint, with a reference held by the request
+ * @lsp: our side: windows (or the pinned pages of a v* call), referenced
+ * @rsp: the peer's windows, referenced
+ * @len: bytes to copy
+ * @tail: %SCIF_RMA_ORDERED on the DMA path: this many last bytes of the
+ *	  range are copied by the CPU once every descriptor completed
+ * @to_peer: direction
+ * @sync: the caller waits for completion (%SCIF_RMA_SYNC)
+ * @pending: one per descriptor not yet completed, plus one held by the
+ *	     issuer until every descriptor is submitted
+ * @done: completed when @pending drops to zero for a @sync request
+ * @lock: protects @failed (taken in DMA callbacks)
+ * @failed: descriptors that did not complete, to be redone by the CPU
+ * @work: finishes a request without @sync
+ */
+struct scif_rma_req {
+	struct list_head list;
+	u64 seq;
+	struct scif_endpt *ep;
+	struct scif_span lsp;
+	struct scif_span rsp;
+	u64 len;
+	u64 tail;
+	bool to_peer;
+	bool sync;
+	atomic_t pending;
+	struct completion done;
+	spinlock_t lock;		/* @failed */
+	struct list_head failed;
+	struct work_struct work;
+};
+
+/**
+ * struct scif_dma_run - physically contiguous memory on both sides
+ * @lphys: our side, a physical address
+ * @raddr: the peer's side, a peer address (local physical address if
+ *	   &scif_peer_mem.local)
+ * @len: bytes
+ */
+struct scif_dma_run {
+	u64 lphys;
+	u64 raddr;
+	u64 len;
+};
+
+/**
+ * struct scif_dma_issue - state of one request's issue on the DMA path
+ * @req: the request
+ * @pm: how the peer is reached (nodes_rwsem held for reading)
+ * @run: the run being built
+ * @used: bit i set: a descriptor went to channel slot i
+ * @first: slot of the next run (round robin)
+ */
+struct scif_dma_issue {
+	struct scif_rma_req *req;
+	struct scif_peer_mem *pm;
+	struct scif_dma_run run;
+	unsigned long used;
+	unsigned int first;
+};
+
+/* scif_rma.c */
+void scif_cpu_run(struct scif_peer_mem *pm, const struct scif_dma_run *run,
+		  bool to_peer);
+int scif_rma_req_finish(struct scif_rma_req *req);
+
+/* scif_dma.c */
+int scif_dma_init(void);
+void scif_dma_exit(void);
+int scif_dma_begin(struct scif_dma_issue *di, struct scif_rma_req *req,
+		   struct scif_peer_mem *pm);
+void scif_dma_piece(struct scif_dma_issue *di, u64 lphys, u64 raddr,
+		    u64 len);
+void scif_dma_end(struct scif_dma_issue *di);
+void scif_dma_req_put(struct scif_rma_req *req);
+void scif_dma_redo(struct scif_rma_req *req, struct scif_peer_mem *pm);
+
+/**
+ * struct scif_dma_stats - what the DMA path did since load (for tests)
+ * @dma_bytes: bytes copied by completed descriptors
+ * @cpu_bytes: bytes of the DMA path copied by the CPU instead (heads and
+ *	       tails the engine cannot align, unmappable or refused runs)
+ * @failed: descriptors that failed and were redone by the CPU
+ * @channels: channels held now
+ */
+struct scif_dma_stats {
+	u64 dma_bytes;
+	u64 cpu_bytes;
+	u64 failed;
+	unsigned int channels;
+};
+
+void scif_dma_get_stats(struct scif_dma_stats *st);
+void scif_dma_configure(int channels, unsigned int align);
+
+#endif /* SCIF_DMA_H */
