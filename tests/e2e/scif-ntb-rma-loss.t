@@ -19,5 +19,5 @@ fi
 GUEST
 "$top/scripts/cluster" -n 2 --mem 256 --timeout 400 \
 	--kill-node 0 --after-ready 3 \
-	--modules "ntb_ivshmem scif scif_ntb" \
+	--modules "swdma ntb_ivshmem scif scif_ntb" \
 	--copy "$tmp/scif_ntb_rma_loss.sh" -- sh ./scif_ntb_rma_loss.sh

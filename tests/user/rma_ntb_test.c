@@ -19,10 +19,11 @@
  *   scif-rma-ntb-test loss-victim PORT
  *   scif-rma-ntb-test loss-client NODE PORT [SECONDS]
  *	The victim registers windows, writes into the client's windows in a
- *	loop and prints @@SCIF-READY; the rig then kills its node. The client
- *	runs RMAs and waits on fences against it in three threads: every call
- *	must fail with ECONNRESET or ENODEV within SECONDS (default 10) of the
- *	last success, nothing may hang, and VmPin must drop to 0 after close.
+ *	loop, counting its writes in a word of the client's (a heartbeat), and
+ *	prints @@SCIF-READY; the rig then kills its node. The client runs RMAs
+ *	and waits on fences against it in three threads: every call must fail
+ *	with ECONNRESET or ENODEV within SECONDS (default 10) of the last
+ *	heartbeat, nothing may hang, and VmPin must drop to 0 after close.
  *
  * Clients retry connecting for 60 s while the peer boots.
  */
@@ -836,6 +837,7 @@ struct loss {
 	double last_ok[3], failed_at[3], call_start[3];
 	int err[3];
 	const char *what[3];
+	int done[3];
 };
 
 static void loss_fail(struct loss *l, int t, const char *what, double start)
@@ -844,6 +846,7 @@ static void loss_fail(struct loss *l, int t, const char *what, double start)
 	l->what[t] = what;
 	l->call_start[t] = start;
 	l->failed_at[t] = now();
+	__atomic_store_n(&l->done[t], 1, __ATOMIC_RELEASE);
 }
 
 /* Thread 0: RMAs of every kind until they fail. */
@@ -925,9 +928,14 @@ static int run_loss_victim(__u16 port)
 	xfer(epd, &go, 1, 0);
 	printf("@@SCIF-READY RMAs with node 1 running\n");
 	fflush(stdout);
-	/* Keep writing into the client, so that its INIT_PEER marks wait. */
-	for (i = 0;; i++) {
-		if (scif_writeto(epd, S_BASE, 16 * page, C_BASE, 0))
+	/*
+	 * Keep writing into the client, so that its INIT_PEER marks wait,
+	 * and count the writes in its C_SIG window: its sign of our life.
+	 */
+	for (i = 1;; i++) {
+		if (scif_writeto(epd, S_BASE, 16 * page, C_BASE, 0) ||
+		    scif_fence_signal(epd, 0, 0, C_SIG, i, SCIF_FENCE_INIT_SELF |
+				      SCIF_SIGNAL_REMOTE))
 			break;
 		if (!(i % 4) && (scif_fence_mark(epd, SCIF_FENCE_INIT_SELF,
 						 &mark) ||
@@ -945,23 +953,27 @@ static int run_loss_client(__u16 node, __u16 port, double limit)
 	struct loss l = { 0 };
 	void *args[3][2];
 	pthread_t t[3];
-	double start;
+	double start, alive;
+	__u64 beat = 0, b;
+	unsigned char *sig;
 	char go = 1;
-	int i, mark, ok;
+	int i, mark, ok, left;
 	long pin;
 
 	alarm(240);
 	l.buf = map_pages(16);
 	l.v = map_pages(16);
+	sig = map_pages(1);
 	memset(l.buf, 1, 16 * page);
 	memset(l.v, 2, 16 * page);
 	l.epd = dial(node, port);
-	if (register_windows(l.epd, l.buf, C_BASE, 16) < 1)
-		return 1;
+	if (register_windows(l.epd, l.buf, C_BASE, 16) < 1 ||
+	    scif_register(l.epd, sig, page, C_SIG, RW, SCIF_MAP_FIXED) != C_SIG)
+		bail("scif_register");
 	xfer(l.epd, &go, 1, 0);
 	xfer(l.epd, &go, 1, 1);
 	pin = vm_pin_kb();
-	tap_ok(pin >= 16 * page / 1024, "loss: VmPin %ld kB with our windows",
+	tap_ok(pin >= 17 * page / 1024, "loss: VmPin %ld kB with our windows",
 	       pin);
 	start = now();
 	for (i = 0; i < 3; i++) {
@@ -974,15 +986,33 @@ static int run_loss_client(__u16 node, __u16 port, double limit)
 	}
 	printf("# loss: RMAs and fences running against node %u\n", node);
 	fflush(stdout);
+	/* Watch the victim's heartbeat until every thread failed. */
+	alive = now();
+	do {
+		usleep(5000);
+		memcpy(&b, sig, sizeof(b));
+		if (b != beat) {
+			beat = b;
+			alive = now();
+		}
+		left = 0;
+		for (i = 0; i < 3; i++)
+			left += !__atomic_load_n(&l.done[i], __ATOMIC_ACQUIRE);
+	} while (left);
 	for (i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
+	printf("# loss: %llu heartbeats from node %u\n",
+	       (unsigned long long)beat, node);
+	tap_ok(beat > 0, "loss: the victim was alive and writing to us");
 	for (i = 0; i < 3; i++) {
 		ok = l.err[i] == ECONNRESET || l.err[i] == ENODEV;
 		tap_ok(ok, "loss: %s: %s failed with %s", names[i],
 		       l.what[i] ? l.what[i] : "nothing", strerror(l.err[i]));
-		tap_ok(l.failed_at[i] - l.last_ok[i] <= limit,
-		       "loss: %s: %.2f s after its last success (limit %.0f s), the failing call took %.2f s",
-		       names[i], l.failed_at[i] - l.last_ok[i], limit,
+		tap_ok(l.failed_at[i] - alive <= limit,
+		       "loss: %s: failed %.2f s after the peer's last heartbeat (limit %.0f s)",
+		       names[i], l.failed_at[i] - alive, limit);
+		printf("# loss: %s: last success %.2f s before, the failing call took %.2f s\n",
+		       names[i], l.failed_at[i] - l.last_ok[i],
 		       l.failed_at[i] - l.call_start[i]);
 	}
 	errno = 0;
@@ -1011,6 +1041,7 @@ static int run_loss_client(__u16 node, __u16 port, double limit)
 	EXPECT_EQ(vm_pin_settles(0), 0);
 	munmap(l.buf, 16 * page);
 	munmap(l.v, 16 * page);
+	munmap(sig, page);
 	return tap_done();
 }
 
