@@ -2,4 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # In one guest: the RMA test built -m32, through compat_ioctl.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec "$top/scripts/cluster" -n 1 -- scif-rma-test32 200
+# swdma gives the RMAs without SCIF_RMA_USECPU a DMA engine; scif keeps the
+# channels it took until unload, so one in use shows the DMA path ran.
+exec "$top/scripts/cluster" -n 1 --modules "swdma scif" -- sh -c 'scif-rma-test32 200 &&
+	for c in /sys/class/dma/*/in_use; do
+		[ "$(cat "$c")" = 1 ] && exit 0
+	done
+	echo "no DMA channel in use: the DMA path was not taken"; exit 1'

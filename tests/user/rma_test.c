@@ -10,7 +10,9 @@
  *   every argument pointer of the raw requests;
  * - randomized readfrom/writeto/vreadfrom/vwriteto in both directions with
  *   random offsets, lengths and alignments, ranges spanning several
- *   windows, random SCIF_RMA_* flags, checked against a shadow copy;
+ *   windows, random SCIF_RMA_* flags (with swdma loaded, those without
+ *   SCIF_RMA_USECPU go through a DMA engine; RMAs without SCIF_RMA_SYNC are
+ *   fenced before the check), checked against a shadow copy;
  * - fences: marks of both sides, and signals of local and remote values;
  * - RLIMIT_MEMLOCK as an unprivileged user: registering past the limit fails
  *   with ENOMEM and leaves nothing pinned (VmPin in /proc/self/status).
@@ -405,6 +407,11 @@ static void test_random(int iters)
 			memcpy(vs + lo, peer->shadow + ro, len);
 			break;
 		}
+		/* Without SYNC, a DMA engine may still be at it: fence. */
+		if (!ret && !(flags & SCIF_RMA_SYNC) &&
+		    (scif_fence_mark(me->epd, SCIF_FENCE_INIT_SELF, &mark) ||
+		     scif_fence_wait(me->epd, mark)))
+			ret = -1;
 		if (ret || memcmp(sd[0].buf, sd[0].shadow, size) ||
 		    memcmp(sd[1].buf, sd[1].shadow, size) ||
 		    memcmp(v, vs, size)) {
