@@ -197,14 +197,18 @@ static void scif_pincache_put(struct scif_pincache *pc)
 	kref_put(&pc->ref, scif_pincache_free);
 }
 
-/* The endpoint's cache with a reference, created on first use; or NULL. */
-static struct scif_pincache *scif_pincache_grab(struct scif_rma_ep *rma)
+/*
+ * The endpoint's cache with a reference, or NULL; with @create, it is
+ * created on first use.
+ */
+static struct scif_pincache *scif_pincache_grab(struct scif_rma_ep *rma,
+						bool create)
 {
 	struct scif_pincache *pc;
 
 	mutex_lock(&rma->lock);
 	pc = rma->pcache;
-	if (!pc && !rma->closed) {
+	if (!pc && create && !rma->closed) {
 		pc = kzalloc(sizeof(*pc), GFP_KERNEL);
 		if (pc) {
 			kref_init(&pc->ref);
@@ -351,24 +355,27 @@ static int scif_pce_fill(struct scif_pincache *pc, struct scif_pce *e,
 }
 
 /**
- * scif_pincache_get() - pinned pages for a v* call with SCIF_RMA_USECACHE
+ * scif_pincache_get() - pinned user pages for a v* call
  * @rma: the endpoint's RMA state
  * @start: page-aligned user address of the current process
  * @len: page-aligned length, not 0
  * @prot: %SCIF_PROT_READ, with %SCIF_PROT_WRITE to write into the pages
+ * @use_cache: the call has %SCIF_RMA_USECACHE
  * @pp: set to pinned pages covering the range, with a reference for the
  *	caller (scif_pp_put()); they may start before @start
  * @pp_start: set to the user address of the first page of @pp
  *
- * A cached range is reused; otherwise the range is pinned and, within the
- * cache's bounds, cached. Falls back to a one-shot pin whenever caching is
- * not possible (cache off or closed, range too large, no memory for the
- * entry, racing invalidations).
+ * With @use_cache, a cached range is reused; otherwise the range is pinned
+ * and, within the cache's bounds, cached. It falls back to a one-shot pin
+ * whenever caching is not possible (cache off or closed, range too large,
+ * no memory for the entry, racing invalidations). Without @use_cache the
+ * pin is one-shot. Either way a pin refused because of RLIMIT_MEMLOCK
+ * first evicts what the endpoint's cache holds.
  *
  * Return: 0, or what scif_pp_create() returns.
  */
 int scif_pincache_get(struct scif_rma_ep *rma, unsigned long start,
-		      unsigned long len, int prot,
+		      unsigned long len, int prot, bool use_cache,
 		      struct scif_pinned_pages **pp, unsigned long *pp_start)
 {
 	unsigned long nr_pages = len >> PAGE_SHIFT;
@@ -379,10 +386,15 @@ int scif_pincache_get(struct scif_rma_ep *rma, unsigned long start,
 	*pp_start = start;
 	if (!current->mm || nr_pages > READ_ONCE(pincache_pages) ||
 	    !READ_ONCE(pincache_entries))
-		return scif_pp_create((void *)start, len, prot, 0, pp);
-	pc = scif_pincache_grab(rma);
+		use_cache = false;
+	pc = scif_pincache_grab(rma, use_cache);
 	if (!pc)
 		return scif_pp_create((void *)start, len, prot, 0, pp);
+	if (!use_cache) {
+		ret = scif_pincache_pin(pc, start, len, prot, pp);
+		scif_pincache_put(pc);
+		return ret;
+	}
 	*pp = scif_pincache_lookup(pc, start, len, prot, pp_start);
 	if (*pp) {
 		scif_pincache_put(pc);

@@ -91,9 +91,10 @@ static int scif_span_get(struct maple_tree *mt, u64 first, u64 len, int prot,
 }
 
 /*
- * Pin @len bytes of memory at @addr for a v* call, as a one-window span;
- * with SCIF_RMA_USECACHE in @flags, user memory comes from (and stays in)
- * the endpoint's pinned-page cache, and the window may start before @addr.
+ * Pin @len bytes of memory at @addr for a v* call, as a one-window span.
+ * User memory goes through the endpoint's pinned-page cache: with
+ * SCIF_RMA_USECACHE in @flags it may come from (and stay in) the cache, and
+ * the window may start before @addr.
  */
 static int scif_span_vaddr(struct scif_endpt *ep, unsigned long addr,
 			   u64 len, int prot, int flags, struct scif_span *sp)
@@ -108,8 +109,9 @@ static int scif_span_vaddr(struct scif_endpt *ep, unsigned long addr,
 		return -EINVAL;
 	if (!current->mm || addr >= TASK_SIZE)
 		map = SCIF_MAP_KERNEL;
-	if (!map && (flags & SCIF_RMA_USECACHE))
-		ret = scif_pincache_get(&ep->rma, base, size, prot, &pp, &base);
+	if (!map)
+		ret = scif_pincache_get(&ep->rma, base, size, prot,
+					flags & SCIF_RMA_USECACHE, &pp, &base);
 	else
 		ret = scif_pp_create((void *)base, size, prot, map, &pp);
 	if (ret)

@@ -191,7 +191,7 @@ void scif_pp_put(struct scif_pinned_pages *pp);
 
 /* scif_pincache.c: SCIF_RMA_USECACHE */
 int scif_pincache_get(struct scif_rma_ep *rma, unsigned long start,
-		      unsigned long len, int prot,
+		      unsigned long len, int prot, bool use_cache,
 		      struct scif_pinned_pages **pp, unsigned long *pp_start);
 void scif_pincache_destroy(struct scif_rma_ep *rma);
 

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# In one guest, on the loopback node: SCIF_RMA_USECACHE reuses pinned pages,
+# sees new pages after MADV_DONTNEED, munmap+mmap, fork and mprotect, evicts
+# least recently used entries, unpins at close, and respects RLIMIT_MEMLOCK.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+exec "$top/scripts/cluster" -n 1 -- scif-pincache-test
