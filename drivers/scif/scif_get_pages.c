@@ -12,7 +12,10 @@
  * that was never ours, is refused with -EINVAL instead of being freed again.
  * Ranges still out when their endpoint is closed are reclaimed by
  * scif_close() (the spec calls that an error of the caller; the pages must
- * not be used after it).
+ * not be used after it). When the peer closes, its pages must stay until
+ * every range on them is returned: the peer's RMA_CLOSE is acknowledged
+ * only then (scif_get_pages_wait()); a peer that gives up waiting keeps
+ * them pinned.
  */
 #include <linux/hashtable.h>
 #include <linux/io.h>
@@ -250,7 +253,11 @@ int scif_put_pages(struct scif_range *pages)
 	spin_lock(&ep->lock);
 	if (ep->state != SCIF_EP_CONNECTED)
 		ret = ep->reset_err == -ENODEV ? -ENODEV : -ENOTCONN;
+	else if (READ_ONCE(ep->rma.peer_closed))
+		ret = -ENOTCONN;
 	spin_unlock(&ep->lock);
+	/* scif_get_pages_wait() may be waiting for this one. */
+	wake_up_all(&ep->wq);
 	scif_gp_free(found);
 	return ret;
 }
@@ -280,4 +287,49 @@ void scif_get_pages_ep_close(struct scif_endpt *ep)
 				    ep->si->name);
 	hlist_for_each_entry_safe(gp, tmp, &dead, hnode)
 		scif_gp_free(gp);
+	wake_up_all(&ep->wq);
+}
+
+/* Whether @ep still has ranges out, and its peer's node is still there. */
+static bool scif_gp_busy(struct scif_endpt *ep)
+{
+	struct scif_gp *gp;
+	unsigned int bkt;
+	bool busy = false;
+
+	spin_lock(&ep->lock);
+	if (ep->state != SCIF_EP_CONNECTED) {
+		spin_unlock(&ep->lock);
+		return false;
+	}
+	spin_unlock(&ep->lock);
+	spin_lock(&scif_gp_lock);
+	hash_for_each(scif_gp_table, bkt, gp, hnode) {
+		if (gp->ep == ep) {
+			busy = true;
+			break;
+		}
+	}
+	spin_unlock(&scif_gp_lock);
+	return busy;
+}
+
+/**
+ * scif_get_pages_wait() - wait for the ranges of an endpoint to come back
+ * @ep: an endpoint whose peer closed (nothing new is handed out)
+ * @timeout: in jiffies
+ *
+ * Ends early when the connection goes away (the peer's pages are then
+ * gone or no longer ours to protect).
+ *
+ * Return: true if no range of @ep is out (any more), false on timeout.
+ */
+bool scif_get_pages_wait(struct scif_endpt *ep, long timeout)
+{
+	if (!scif_gp_busy(ep))
+		return true;
+	pr_info_ratelimited("scif %s: peer closed; waiting for scif_get_pages() ranges to be returned\n",
+			    ep->si->name);
+	return wait_event_timeout(ep->wq, !scif_gp_busy(ep), timeout) > 0 ||
+	       !scif_gp_busy(ep);
 }

@@ -32,6 +32,7 @@ struct scif_peer_mem {
 /* scif_get_pages.c */
 int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm);
 void scif_get_pages_ep_close(struct scif_endpt *ep);
+bool scif_get_pages_wait(struct scif_endpt *ep, long timeout);
 
 /* scif_mmap.c */
 int scif_mmap(scif_epd_t epd, struct vm_area_struct *vma);

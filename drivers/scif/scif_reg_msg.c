@@ -19,6 +19,7 @@
 #include "scif_endpt.h"
 #include "scif_kunit_export.h"
 #include "scif_link.h"
+#include "scif_mmap.h"
 #include "scif_rma.h"
 #include "scif_wire.h"
 
@@ -267,7 +268,12 @@ static void scif_rma_close_work(struct work_struct *work)
 
 	scif_rma_peer_drain(ep);
 	scif_rma_drop_all(ep, true);
-	scif_rma_send(ep, SCIF_MSG_RMA_CLOSE_ACK, 0, 0, NULL, 0);
+	/* Kernel clients may still use the peer's pages: wait for them. */
+	if (scif_get_pages_wait(ep, SCIF_RMA_PEER_TIMEOUT))
+		scif_rma_send(ep, SCIF_MSG_RMA_CLOSE_ACK, 0, 0, NULL, 0);
+	else
+		pr_warn_ratelimited("scif %s: scif_get_pages() ranges still out; the peer keeps its pages\n",
+				    ep->si->name);
 	scif_ep_put(ep);
 }
 
