@@ -5,6 +5,8 @@
  * by the other end.
  *
  * Usage: scif-mmap-test
+ *	   scif-mmap-test server PORT | client NODE PORT
+ *	   scif-mmap-test victim PORT | survivor NODE PORT
  *
  * - reads and writes through a mapping in both directions, checked against
  *   the registered buffers and against scif_readfrom()/scif_writeto();
@@ -12,7 +14,14 @@
  * - EINVAL, EACCES (also mprotect() on a read-only window), ENXIO and
  *   ENOTCONN cases;
  * - an unregister by the peer is deferred while the window is mapped;
- * - SIGBUS, never the old memory, once the peer or we closed.
+ * - SIGBUS, never the old memory, once the peer closed.
+ *
+ * Between two nodes (over the emulated NTB), server and client map each
+ * other's window and check reads and writes both ways, also against
+ * scif_readfrom()/scif_writeto(). The victim registers a window, lets the
+ * survivor map it and prints @@SCIF-READY for the rig to kill its node; the
+ * survivor keeps reading the mapping and must get SIGBUS (and only ever the
+ * victim's data before), then ENODEV for a new mapping.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -22,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "scif_test.h"
@@ -35,7 +45,6 @@
 
 static long page;
 static sigjmp_buf jmp;
-static volatile sig_atomic_t got_sigbus;
 
 #define EXPECT_MMAP_ERR(call, err) \
 	do { \
@@ -52,7 +61,6 @@ static volatile sig_atomic_t got_sigbus;
 static void on_sigbus(int sig)
 {
 	(void)sig;
-	got_sigbus = 1;
 	siglongjmp(jmp, 1);
 }
 
@@ -75,12 +83,12 @@ static void fill(unsigned char *p, size_t n, unsigned char seed)
 }
 
 /* Read one byte of @p; 1 if that raised SIGBUS, else 0 (*@out set). */
-static int probe(volatile unsigned char *p, unsigned char *out)
+static int probe(unsigned char *p, unsigned char *out)
 {
-	got_sigbus = 0;
-	if (sigsetjmp(jmp, 1) == 0)
-		*out = *p;
-	return got_sigbus;
+	if (sigsetjmp(jmp, 1))
+		return 1;
+	*out = __atomic_load_n(p, __ATOMIC_RELAXED);
+	return 0;
 }
 
 static void reg_or_bail(scif_epd_t ep, void *buf, size_t n, off_t off,
@@ -253,7 +261,194 @@ static void test_close(int peer_closes)
 	scif_close(peer_closes ? a : b);
 }
 
-int main(void)
+/* ---- two nodes ---- */
+
+#define SEED_SERVER	0x21
+#define SEED_CLIENT	0x42
+#define SEED_VICTIM	0x63
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Connect to @node:@port, retrying for 60 s while the peer boots. */
+static scif_epd_t dial(__u16 node, __u16 port)
+{
+	struct scif_port_id dst = { .node = node, .port = port };
+	double end = now() + 60;
+	scif_epd_t ep;
+
+	for (;;) {
+		ep = scif_open();
+		if (ep == SCIF_OPEN_FAILED)
+			bail("scif_open");
+		if (scif_connect(ep, &dst) >= 0)
+			return ep;
+		if ((errno != ECONNREFUSED && errno != ENODEV) || now() > end)
+			bail("scif_connect %u:%u", node, port);
+		scif_close(ep);
+		usleep(200000);
+	}
+}
+
+static scif_epd_t answer(__u16 port)
+{
+	struct scif_port_id peer;
+	scif_epd_t l = scif_open(), ep;
+
+	if (l == SCIF_OPEN_FAILED || scif_bind(l, port) < 0 ||
+	    scif_listen(l, 1) < 0)
+		bail("listen on %u", port);
+	if (scif_accept(l, &peer, &ep, SCIF_ACCEPT_SYNC) < 0)
+		bail("scif_accept");
+	scif_close(l);
+	return ep;
+}
+
+static void say(scif_epd_t ep, char c)
+{
+	/* Writes through a write-combining mapping first, then the message. */
+	__sync_synchronize();
+	if (scif_send(ep, &c, 1, SCIF_SEND_BLOCK) != 1)
+		bail("scif_send");
+}
+
+static void hear(scif_epd_t ep, char want)
+{
+	char c = 0;
+
+	if (scif_recv(ep, &c, 1, SCIF_RECV_BLOCK) != 1 || c != want)
+		bail("scif_recv: wanted '%c', got '%c'", want, c);
+}
+
+/*
+ * Both nodes: own window filled with @mine, map the peer's (filled with
+ * @theirs); check, write a pattern through the mapping, have the peer check
+ * it, and cross-check with RMAs.
+ */
+static int pair_run(scif_epd_t ep, int server)
+{
+	unsigned char mine = server ? SEED_SERVER : SEED_CLIENT;
+	unsigned char theirs = server ? SEED_CLIENT : SEED_SERVER;
+	unsigned char *buf = anon(NPAGES), *loc = anon(NPAGES), *m;
+	unsigned char *want = malloc(NPAGES * page);
+	size_t len = NPAGES * page;
+	const char *me = server ? "server" : "client";
+
+	if (!want)
+		bail("malloc");
+	fill(buf, len, mine);
+	reg_or_bail(ep, buf, NPAGES, WIN_A, RW);
+	reg_or_bail(ep, loc, NPAGES, LOC_A, RW);
+	say(ep, 'r');
+	hear(ep, 'r');
+	m = scif_mmap(NULL, len, RW, 0, ep, WIN_A);
+	if (m == SCIF_MMAP_FAILED)
+		bail("scif_mmap");
+	fill(want, len, theirs);
+	tap_ok(!memcmp(m, want, len), "%s: mapping reads the peer's window",
+	       me);
+	/* Each side writes the other's window; the owner checks. */
+	fill(want, len, theirs + 0x10);
+	memcpy(m, want, len);
+	say(ep, 'w');
+	hear(ep, 'w');
+	fill(want, len, mine + 0x10);
+	tap_ok(!memcmp(buf, want, len),
+	       "%s: the peer's writes through its mapping landed", me);
+	say(ep, 'c');
+	hear(ep, 'c');
+	/* Our writes, as an RMA reads them back. */
+	fill(want, len, theirs + 0x10);
+	memset(loc, 0, len);
+	EXPECT_EQ(scif_readfrom(ep, LOC_A, len, WIN_A, SCIF_RMA_SYNC), 0);
+	tap_ok(!memcmp(loc, want, len), "%s: scif_readfrom sees our writes",
+	       me);
+	say(ep, 'x');
+	hear(ep, 'x');
+	/* One side RMAs into the other's window, the mapping reads it. */
+	if (!server) {
+		fill(loc, len, 0x99);
+		EXPECT_EQ(scif_writeto(ep, LOC_A, len, WIN_A, SCIF_RMA_SYNC),
+			  0);
+		tap_ok(!memcmp(m, loc, len),
+		       "client: mapping sees scif_writeto data");
+	}
+	EXPECT_MMAP_ERR(scif_mmap(NULL, len + page, RW, 0, ep, WIN_A), ENXIO);
+	EXPECT_EQ(scif_munmap(m, len), 0);
+	say(ep, 'd');
+	hear(ep, 'd');
+	scif_close(ep);
+	free(want);
+	return tap_done();
+}
+
+static int loss_victim(__u16 port)
+{
+	unsigned char *buf = anon(NPAGES);
+	scif_epd_t ep = answer(port);
+
+	fill(buf, NPAGES * page, SEED_VICTIM);
+	reg_or_bail(ep, buf, NPAGES, WIN_A, RW);
+	say(ep, 'r');
+	hear(ep, 'm');
+	printf("@@SCIF-READY mapped by the survivor\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+	return 0;
+}
+
+static int loss_survivor(__u16 node, __u16 port)
+{
+	scif_epd_t ep = dial(node, port);
+	size_t len = NPAGES * page, i;
+	unsigned char *m, *want = malloc(NPAGES * page), v;
+	long reads = 0, bad = 0;
+	double end;
+	int bus = 0;
+
+	if (!want)
+		bail("malloc");
+	fill(want, len, SEED_VICTIM);
+	hear(ep, 'r');
+	m = scif_mmap(NULL, len, SCIF_PROT_READ, 0, ep, WIN_A);
+	if (m == SCIF_MMAP_FAILED)
+		bail("scif_mmap");
+	tap_ok(!memcmp(m, want, len), "survivor: mapping reads the victim");
+	say(ep, 'm');
+	/* Read every page over and over until the node loss stops us. */
+	end = now() + 120;
+	while (!bus && now() < end) {
+		for (i = 0; i < len && !bus; i += 512) {
+			bus = probe(m + i, &v);
+			if (!bus) {
+				reads++;
+				bad += v != want[i];
+			}
+		}
+		usleep(1000);
+	}
+	printf("# %ld reads before the loss, %ld wrong\n", reads, bad);
+	tap_ok(bus, "survivor: SIGBUS after the victim's node was lost");
+	tap_ok(!bad, "survivor: only the victim's data was ever read");
+	for (i = 0; i < len; i += page)
+		bus &= probe(m + i, &v);
+	tap_ok(bus, "survivor: every page gets SIGBUS afterwards");
+	EXPECT_EQ(scif_munmap(m, len), 0);
+	EXPECT_MMAP_ERR(scif_mmap(NULL, len, SCIF_PROT_READ, 0, ep, WIN_A),
+			ENODEV);
+	scif_close(ep);
+	free(want);
+	return tap_done();
+}
+
+static int loopback(void)
+
 {
 	struct sigaction sa;
 	unsigned char *bbuf;
@@ -285,4 +480,28 @@ int main(void)
 	test_close(1);
 	test_close(0);
 	return tap_done();
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa;
+
+	page = sysconf(_SC_PAGESIZE);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigbus;
+	sigaction(SIGBUS, &sa, NULL);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 3 && !strcmp(argv[1], "server"))
+		return pair_run(answer(atoi(argv[2])), 1);
+	if (argc == 4 && !strcmp(argv[1], "client"))
+		return pair_run(dial(atoi(argv[2]), atoi(argv[3])), 0);
+	if (argc == 3 && !strcmp(argv[1], "victim"))
+		return loss_victim(atoi(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "survivor"))
+		return loss_survivor(atoi(argv[2]), atoi(argv[3]));
+	if (argc != 1) {
+		fprintf(stderr, "usage: see the top of mmap_test.c\n");
+		return 2;
+	}
+	return loopback();
 }
