@@ -222,6 +222,7 @@ static void lru_child(void)
 	char *ea = buf, *eb = buf + page, *ec = buf + 3 * page;
 	scif_epd_t a, b;
 	long base;
+	int mark;
 
 	setup(&a, &b, rbuf);
 	base = pinned();
@@ -236,9 +237,11 @@ static void lru_child(void)
 	EXPECT_EQ(pinned_settles(base + 5), base + 5);
 	EXPECT_EQ(scif_vwriteto(a, ea, page, 0, CACHE), 0);
 	EXPECT_EQ(pinned(), base + 5);
-	/* eb evicts ec. */
+	/* eb evicts ec; asynchronous (DMA) this time, so fence first. */
 	fill(rbuf, 2 * page, 20);
 	EXPECT_EQ(scif_vreadfrom(a, eb, 2 * page, 0, SCIF_RMA_USECACHE), 0);
+	EXPECT_EQ(scif_fence_mark(a, SCIF_FENCE_INIT_SELF, &mark), 0);
+	EXPECT_EQ(scif_fence_wait(a, mark), 0);
 	tap_ok(!memcmp(eb, rbuf, 2 * page), "lru: data");
 	EXPECT_EQ(pinned_settles(base + 3), base + 3);
 	scif_close(a);
