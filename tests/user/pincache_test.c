@@ -13,6 +13,8 @@
  * - invalidation: after MADV_DONTNEED, after munmap and a new mapping at
  *   the same address, after fork() and a write of the parent, and after
  *   mprotect(), a cached call sees the current pages;
+ * - stress: two threads make cached calls while the buffer's pages are
+ *   dropped, write-protected and forked under them (KASAN/lockdep watch);
  * - LRU eviction with the pincache_entries module parameter;
  * - scif_close() unpins everything;
  * - RLIMIT_MEMLOCK as an unprivileged user: the cache gives way (evicts)
@@ -28,6 +30,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "scif_test.h"
@@ -340,6 +343,122 @@ static void as_user(void (*fn)(void), long limit, const char *name)
 	       "%s: child finished", name);
 }
 
+/**
+ * struct stress - cached calls of two threads while the buffer changes
+ * @a: the endpoint
+ * @buf: the buffer, SPAGES pages
+ * @stop: set by the main thread when time is up
+ * @calls: calls made by the thread
+ * @bad: calls that failed with anything but EFAULT
+ * @seed: the thread's random state
+ */
+struct stress {
+	scif_epd_t a;
+	char *buf;
+	int stop;
+	long calls;
+	long bad;
+	unsigned int seed;
+};
+
+#define SPAGES		16
+#define STRESS_SECS	3
+
+static void *stress_thread(void *arg)
+{
+	struct stress *st = arg;
+	size_t off, len;
+	int r;
+
+	while (!__atomic_load_n(&st->stop, __ATOMIC_ACQUIRE)) {
+		off = rand_r(&st->seed) % (SPAGES * page);
+		len = 1 + rand_r(&st->seed) % (SPAGES * page - off);
+		if (len > (size_t)(RPAGES * page))
+			len = RPAGES * page;
+		if (rand_r(&st->seed) & 1)
+			r = scif_vreadfrom(st->a, st->buf + off, len, 0, CACHE);
+		else
+			r = scif_vwriteto(st->a, st->buf + off, len, 0, CACHE);
+		st->calls++;
+		if (r && errno != EFAULT)
+			st->bad++;
+	}
+	return NULL;
+}
+
+/*
+ * Two threads make cached calls over random parts of a buffer while this
+ * one drops its pages, write-protects it and forks, for a few seconds.
+ * Nothing may fail but with EFAULT (while read-only), and afterwards a
+ * cached call must see the current pages.
+ */
+static void test_stress(scif_epd_t a, char *rbuf)
+{
+	long before = pinned();
+	char *buf = map_pages(SPAGES);
+	struct stress st[2];
+	pthread_t t[2];
+	time_t end = time(NULL) + STRESS_SECS;
+	unsigned int seed = 1;
+	long events = 0;
+	size_t off;
+	pid_t pid;
+	int i, w;
+
+	for (i = 0; i < 2; i++) {
+		memset(&st[i], 0, sizeof(st[i]));
+		st[i].a = a;
+		st[i].buf = buf;
+		st[i].seed = 77 + i;
+		if (pthread_create(&t[i], NULL, stress_thread, &st[i]))
+			bail("pthread_create");
+	}
+	while (time(NULL) < end) {
+		off = (rand_r(&seed) % SPAGES) * page;
+		switch (rand_r(&seed) % 8) {
+		case 0:
+			fflush(stdout);
+			pid = fork();
+			if (!pid)
+				_exit(0);
+			if (pid > 0)
+				waitpid(pid, &w, 0);
+			break;
+		case 1:
+			mprotect(buf, SPAGES * page, PROT_READ);
+			usleep(1000);
+			mprotect(buf, SPAGES * page, PROT_READ | PROT_WRITE);
+			break;
+		default:
+			madvise(buf + off, page, MADV_DONTNEED);
+			break;
+		}
+		events++;
+		usleep(2000);
+	}
+	for (i = 0; i < 2; i++) {
+		__atomic_store_n(&st[i].stop, 1, __ATOMIC_RELEASE);
+		pthread_join(t[i], NULL);
+	}
+	tap_ok(st[0].calls > 0 && st[1].calls > 0,
+	       "stress: %ld and %ld calls against %ld changes", st[0].calls,
+	       st[1].calls, events);
+	tap_ok(!st[0].bad && !st[1].bad, "stress: no call failed (%ld, %ld)",
+	       st[0].bad, st[1].bad);
+	if (madvise(buf, SPAGES * page, MADV_DONTNEED))
+		bail("madvise");
+	fill(rbuf, RPAGES * page, 40);
+	EXPECT_EQ(scif_vreadfrom(a, buf, SPAGES * page, 0, CACHE), 0);
+	tap_ok(!memcmp(buf, rbuf, SPAGES * page),
+	       "stress: a cached call sees the current pages");
+	/* Unmapping the buffer unpins whatever the cache held of it. */
+	munmap(buf, SPAGES * page);
+	for (i = 0; i < 500 && pinned() > before; i++)
+		usleep(10000);
+	tap_ok(pinned() <= before, "stress: unpinned after munmap (%ld, was %ld)",
+	       pinned(), before);
+}
+
 static void main_child(void)
 {
 	char *rbuf, *v, *w;
@@ -354,6 +473,7 @@ static void main_child(void)
 	tap_ok(base == RPAGES, "the window is pinned (%ld pages)", base);
 	test_reuse(a, rbuf, v, w, base);
 	test_invalidate(a, rbuf, v);
+	test_stress(a, rbuf);
 	scif_close(a);
 	EXPECT_EQ(pinned_settles(base), base);
 	scif_close(b);
