@@ -35,6 +35,11 @@
 
 #define SCIF_RMA_FLAGS	(SCIF_RMA_USECPU | SCIF_RMA_USECACHE | \
 			 SCIF_RMA_SYNC | SCIF_RMA_ORDERED)
+/*
+ * Requests one endpoint may have issued and not completed; a caller beyond
+ * waits, so that asynchronous RMAs cannot pile up memory without bound.
+ */
+#define SCIF_RMA_MAX_INFLIGHT	256
 
 static void scif_span_put(struct scif_span *sp)
 {
@@ -474,6 +479,16 @@ static int scif_rma_check(scif_epd_t epd, s64 loff, u64 len, s64 roff,
 	return scif_rma_ep_usable(epd);
 }
 
+static bool scif_rma_room(struct scif_rma_ep *rma)
+{
+	bool room;
+
+	spin_lock(&rma->ilock);
+	room = rma->nr_reqs < SCIF_RMA_MAX_INFLIGHT;
+	spin_unlock(&rma->ilock);
+	return room;
+}
+
 static struct scif_rma_req *scif_rma_req_alloc(struct scif_endpt *ep,
 					       u64 len, int flags,
 					       bool to_peer)
@@ -508,6 +523,9 @@ static int scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 	ret = scif_rma_check(ep, addr ? 0 : loff, len, roff, flags);
 	if (ret || !len)
 		return ret;
+	/* Requests in flight always complete: only a fatal signal ends this. */
+	if (wait_event_killable(rma->wq, scif_rma_room(rma)))
+		return -EINTR;
 	req = scif_rma_req_alloc(ep, len, flags, to_peer);
 	if (!req)
 		return -ENOMEM;

@@ -421,6 +421,34 @@ static void dma_aborted_redone(struct kunit *test)
 		   st1.failed - st0.failed);
 }
 
+/*
+ * Far more asynchronous RMAs than an endpoint may have in flight: callers
+ * wait for room, and the last write to each page wins.
+ */
+static void dma_many_async(struct kunit *test)
+{
+	struct dma_ctx *ctx = test->priv;
+	struct scif_endpt *c = ctx->c;
+	unsigned int most = 0, n;
+	int i;
+
+	fill(ctx);
+	for (i = 0; i < 2000; i++) {
+		KUNIT_ASSERT_EQ(test, one_rma(ctx, 0, (i % DMA_PAGES) * PAGE_SIZE,
+					      (i % DMA_PAGES) * PAGE_SIZE,
+					      PAGE_SIZE, 0), 0);
+		spin_lock(&c->rma.ilock);
+		n = c->rma.nr_reqs;
+		spin_unlock(&c->rma.ilock);
+		most = max(most, n);
+	}
+	fence_self(test, ctx->c);
+	KUNIT_EXPECT_TRUE(test, rma_landed(ctx, 0, 0, 0, SIZE));
+	/* The cap is 256, give or take the callers racing for the last slot. */
+	KUNIT_EXPECT_LE(test, most, 257U);
+	kunit_info(test, "at most %u RMAs in flight\n", most);
+}
+
 /* Close, or lose the node, with transfers in flight: nothing hangs. */
 static void dma_close_inflight(struct kunit *test)
 {
@@ -457,6 +485,7 @@ static struct kunit_case scif_dma_cases[] = {
 	KUNIT_CASE(dma_align),
 	KUNIT_CASE(dma_fallback),
 	KUNIT_CASE(dma_aborted_redone),
+	KUNIT_CASE(dma_many_async),
 	KUNIT_CASE(dma_close_inflight),
 	{}
 };
