@@ -95,7 +95,7 @@ static int __scif_connect(scif_epd_t epd, struct scif_port_id *dst,
 	struct scif_endpt *ep = epd;
 	struct scif_instance *si;
 	struct scif_wire_msg msg;
-	u32 chunk;
+	u32 chunk, ring;
 	int ret;
 
 	ret = scif_ep_check(epd);
@@ -136,11 +136,12 @@ static int __scif_connect(scif_epd_t epd, struct scif_port_id *dst,
 		spin_unlock(&ep->lock);
 		break;
 	}
-	if (!scif_node_online(si, dst->node)) {
+	ring = scif_node_ep_ring(si, dst->node);
+	if (!ring) {
 		ret = -ENODEV;
 		goto out;
 	}
-	ret = scif_ep_alloc_ring(ep);
+	ret = scif_ep_alloc_ring(ep, ring);
 	if (ret)
 		goto out;
 	chunk = min_t(size_t, scif_node_max_data(si, dst->node),
@@ -160,7 +161,7 @@ static int __scif_connect(scif_epd_t epd, struct scif_port_id *dst,
 	spin_unlock(&ep->lock);
 
 	scif_msg_init(&msg, SCIF_MSG_CONNREQ, ep->id, 0, ep->port, dst->port,
-		      SCIF_RX_RING_SIZE);
+		      ep->rx_size);
 	ret = scif_node_send(si, dst->node, &msg, NULL, 0);
 	if (ret) {
 		spin_lock(&ep->lock);
@@ -281,7 +282,7 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 	struct scif_instance *si;
 	struct scif_conreq *req;
 	struct scif_wire_msg msg;
-	u32 chunk;
+	u32 chunk, ring;
 	int ret;
 
 	ret = scif_ep_check(epd);
@@ -296,7 +297,8 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 	if (ret)
 		return ret;
 
-	if (!scif_node_online(si, req->node)) {
+	ring = scif_node_ep_ring(si, req->node);
+	if (!ring) {
 		ret = -ENODEV;
 		goto out;
 	}
@@ -305,7 +307,7 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 		ret = -ENOMEM;
 		goto refuse;
 	}
-	ret = scif_ep_alloc_ring(nep);
+	ret = scif_ep_alloc_ring(nep, ring);
 	if (ret) {
 		scif_close(nep);
 		goto refuse;
@@ -323,7 +325,7 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 	spin_unlock(&nep->lock);
 
 	scif_msg_init(&msg, SCIF_MSG_ACCEPT, nep->id, req->ep_id, ep->port,
-		      req->port, SCIF_RX_RING_SIZE);
+		      req->port, nep->rx_size);
 	ret = scif_node_send(si, req->node, &msg, NULL, 0);
 	if (ret) {
 		scif_close(nep);

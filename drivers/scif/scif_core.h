@@ -45,18 +45,21 @@ struct scif_node_stats {
  * @id: the node id
  * @link: the transport reaching it; used under &scif_instance.nodes_rwsem
  * @max_data: copy of the link's chunk size, readable under RCU
+ * @ep_ring: receive ring size of endpoints connected to the node (the
+ *	     link's choice or the default), readable under RCU
  * @spdev: its device on the instance's bus
  * @stats: message counters
  * @rcu: frees the node after an RCU grace period
  *
  * Nodes are inserted and erased under &scif_instance.nodes_rwsem held for
- * writing. Users of @link hold it for reading; users of @id, @max_data and
- * @stats may instead hold the RCU read lock.
+ * writing. Users of @link hold it for reading; users of @id, @max_data, @ep_ring
+ * and @stats may instead hold the RCU read lock.
  */
 struct scif_node {
 	u16 id;
 	struct scif_link *link;
 	size_t max_data;
+	u32 ep_ring;
 	struct scif_peer_dev *spdev;
 	struct scif_node_stats stats;
 	struct rcu_head rcu;
@@ -112,6 +115,7 @@ void scif_instance_destroy(struct scif_instance *si);
 /* scif_node.c */
 bool scif_node_online(struct scif_instance *si, u16 node);
 size_t scif_node_max_data(struct scif_instance *si, u16 node);
+u32 scif_node_ep_ring(struct scif_instance *si, u16 node);
 int scif_node_send(struct scif_instance *si, u16 node,
 		   const struct scif_wire_msg *msg, const void *data,
 		   size_t len);

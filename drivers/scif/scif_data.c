@@ -2,14 +2,17 @@
 /*
  * SCIF byte streams: scif_send(), scif_recv() and their messages.
  *
- * Each connected endpoint owns a receive ring of SCIF_RX_RING_SIZE bytes.
+ * Each connected endpoint owns a receive ring, sized by the link to its peer.
  * A sender never has more bytes in flight than its peer's ring holds: it
  * counts what it sent (tx_seq) against what the peer reported consumed
  * (tx_acked, from CREDIT). Data travels in DATA messages of at most the
  * link's chunk size, each stamped with its stream offset so that a replayed
  * or reordered chunk is recognised and dropped. The receiver reports
- * consumption once a quarter of the ring is free again, or when the ring
- * runs empty, which is enough to keep a blocked sender from waiting forever.
+ * consumption once a quarter of its ring has been read since the last
+ * report. That is enough to keep a blocked sender from waiting forever: a
+ * sender only waits with the whole ring in flight, and a reader then finds
+ * at least that much to read. Small messages thus cost no extra message
+ * each.
  */
 #include <linux/errno.h>
 #include <linux/minmax.h>
@@ -18,8 +21,6 @@
 #include "scif_core.h"
 #include "scif_endpt.h"
 #include "scif_wire.h"
-
-#define SCIF_RX_MASK	(SCIF_RX_RING_SIZE - 1)
 
 static int scif_stream_state_err(struct scif_endpt *ep)
 {
@@ -149,20 +150,19 @@ static u32 scif_ring_read(struct scif_endpt *ep, u8 *buf, u32 len, bool *credit)
 
 	spin_lock(&ep->lock);
 	avail = ep->rx_seq - ep->rx_read;
-	off = ep->rx_read & SCIF_RX_MASK;
+	off = ep->rx_read & (ep->rx_size - 1);
 	spin_unlock(&ep->lock);
 	n = min(avail, len);
 	if (!n)
 		return 0;
 	/* Only this reader moves rx_read, and writers stay out of [read, seq). */
-	first = min_t(u32, n, SCIF_RX_RING_SIZE - off);
+	first = min_t(u32, n, ep->rx_size - off);
 	memcpy(buf, ep->rx_ring + off, first);
 	memcpy(buf + first, ep->rx_ring, n - first);
 	spin_lock(&ep->lock);
 	ep->rx_read += n;
 	unacked = ep->rx_read - ep->rx_acked;
-	*credit = unacked >= SCIF_RX_RING_SIZE / 4 ||
-		  (unacked && ep->rx_read == ep->rx_seq);
+	*credit = unacked >= ep->rx_size / 4;
 	spin_unlock(&ep->lock);
 	return n;
 }
@@ -323,9 +323,9 @@ int scif_handle_data(struct scif_instance *si, u16 node,
 	spin_lock(&ep->lock);
 	if (scif_stream_from_peer(ep, node, msg) &&
 	    le32_to_cpu(msg->seq) == ep->rx_seq &&
-	    len <= SCIF_RX_RING_SIZE - (ep->rx_seq - ep->rx_read)) {
-		off = ep->rx_seq & SCIF_RX_MASK;
-		first = min_t(u32, len, SCIF_RX_RING_SIZE - off);
+	    len <= ep->rx_size - (ep->rx_seq - ep->rx_read)) {
+		off = ep->rx_seq & (ep->rx_size - 1);
+		first = min_t(u32, len, ep->rx_size - off);
 		memcpy(ep->rx_ring + off, data, first);
 		memcpy(ep->rx_ring, (const u8 *)data + first, len - first);
 		ep->rx_seq += len;

@@ -91,7 +91,8 @@ struct scif_conreq {
  * @backlog: maximum number of queued requests of a listener
  * @nreq: number of requests in @reqs
  * @reqs: queued &struct scif_conreq of a listener
- * @rx_ring: receive ring (%SCIF_RX_RING_SIZE bytes), allocated on connect
+ * @rx_ring: receive ring of @rx_size bytes, allocated on connect
+ * @rx_size: size of @rx_ring, a power of 2 (the peer node's link decides)
  * @rx_seq: bytes received in total (write position)
  * @rx_read: bytes consumed in total (read position)
  * @rx_acked: value of @rx_read last reported to the peer with CREDIT
@@ -128,6 +129,7 @@ struct scif_endpt {
 	int nreq;
 	struct list_head reqs;
 	u8 *rx_ring;
+	u32 rx_size;
 	u32 rx_seq;
 	u32 rx_read;
 	u32 rx_acked;
@@ -147,7 +149,7 @@ struct scif_endpt *scif_ep_lookup(struct scif_instance *si, u64 id);
 void scif_ep_put(struct scif_endpt *ep);
 struct scif_endpt *scif_ep_next(struct scif_instance *si, unsigned long *idx);
 const char *scif_ep_state_name(enum scif_ep_state state);
-int scif_ep_alloc_ring(struct scif_endpt *ep);
+int scif_ep_alloc_ring(struct scif_endpt *ep, u32 size);
 
 /* scif_connect.c */
 void scif_listener_shutdown(struct scif_endpt *ep);

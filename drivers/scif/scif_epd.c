@@ -120,20 +120,23 @@ EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_ep_next);
 /**
  * scif_ep_alloc_ring() - give an endpoint its receive ring, once
  * @ep: the endpoint; its @mutex is held
+ * @size: bytes, a power of 2 (from scif_node_ep_ring()); a ring that
+ *	  exists already is kept with its size
  *
  * Return: 0 or -ENOMEM.
  */
-int scif_ep_alloc_ring(struct scif_endpt *ep)
+int scif_ep_alloc_ring(struct scif_endpt *ep, u32 size)
 {
 	u8 *ring;
 
 	if (ep->rx_ring)
 		return 0;
-	ring = kvmalloc(SCIF_RX_RING_SIZE, GFP_KERNEL);
+	ring = kvmalloc(size, GFP_KERNEL);
 	if (!ring)
 		return -ENOMEM;
 	spin_lock(&ep->lock);
 	ep->rx_ring = ring;
+	ep->rx_size = size;
 	spin_unlock(&ep->lock);
 	return 0;
 }

@@ -40,6 +40,11 @@ struct scif_link_ops {
  * @ops: the transport's operations
  * @max_data: largest data payload of one message (at most
  *	      %SCIF_WIRE_DATA_MAX); bulk data is cut into chunks of this size
+ * @ep_ring: receive ring of every endpoint connected over this link, in
+ *	     bytes: a power of 2 from %SCIF_WIRE_RING_MIN to
+ *	     %SCIF_WIRE_RING_MAX, or 0 for %SCIF_RX_RING_SIZE. A sender keeps
+ *	     at most this much in flight per connection, so a link with a long
+ *	     round trip wants a large one.
  * @priv: the transport's own state
  * @rma_local: RMA addressing of loopback and the KUnit simulated pair: the
  *	       peer is this very kernel, so the addresses it advertises for its
@@ -62,6 +67,7 @@ struct scif_link_ops {
 struct scif_link {
 	const struct scif_link_ops *ops;
 	size_t max_data;
+	u32 ep_ring;
 	void *priv;
 	bool rma_local;
 	void __iomem *peer_mem;

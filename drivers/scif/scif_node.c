@@ -13,6 +13,7 @@
  */
 #include <linux/errno.h>
 #include <linux/export.h>
+#include <linux/log2.h>
 #include <linux/slab.h>
 
 #include "scif_core.h"
@@ -64,6 +65,27 @@ size_t scif_node_max_data(struct scif_instance *si, u16 node)
 	rcu_read_unlock();
 	return ret;
 }
+
+/**
+ * scif_node_ep_ring() - receive ring size for endpoints connected to a node
+ * @si: the instance
+ * @node: the node id
+ *
+ * Return: the size in bytes, or 0 if @node is not online.
+ */
+u32 scif_node_ep_ring(struct scif_instance *si, u16 node)
+{
+	struct scif_node *n;
+	u32 ret = 0;
+
+	rcu_read_lock();
+	n = scif_node_get(si, node);
+	if (n)
+		ret = n->ep_ring;
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_node_ep_ring);
 
 /**
  * scif_node_send() - send a message (and data) to a node
@@ -178,7 +200,10 @@ int scif_node_add(struct scif_instance *si, u16 node, struct scif_link *link)
 
 	if (node > SCIF_MAX_NODE_ID || !link || !link->ops ||
 	    !link->ops->send || !link->max_data ||
-	    link->max_data > SCIF_WIRE_DATA_MAX)
+	    link->max_data > SCIF_WIRE_DATA_MAX ||
+	    (link->ep_ring && (!is_power_of_2(link->ep_ring) ||
+			       link->ep_ring < SCIF_WIRE_RING_MIN ||
+			       link->ep_ring > SCIF_WIRE_RING_MAX)))
 		return -EINVAL;
 	n = kzalloc(sizeof(*n), GFP_KERNEL);
 	if (!n)
@@ -186,6 +211,7 @@ int scif_node_add(struct scif_instance *si, u16 node, struct scif_link *link)
 	n->id = node;
 	n->link = link;
 	n->max_data = link->max_data;
+	n->ep_ring = link->ep_ring ? link->ep_ring : SCIF_RX_RING_SIZE;
 	down_write(&si->nodes_rwsem);
 	ret = xa_insert(&si->nodes, node, n, GFP_KERNEL);
 	up_write(&si->nodes_rwsem);

@@ -14,7 +14,9 @@
 #include "scif_endpt.h"
 #include "scif_epd.h"
 #include "scif_kunit_util.h"
+#include "scif_link.h"
 #include "scif_link_sim.h"
+#include "scif_wire.h"
 
 /* A small chunk size, so that streams are cut into many messages. */
 #define NODE_SIM_CHUNK	512
@@ -258,6 +260,52 @@ struct node_client {
 /* Probe and remove get no context pointer: the suite's one client. */
 static struct node_client node_test_client;
 
+static int node_null_send(struct scif_link *link,
+			  const struct scif_wire_msg *msg, const void *data,
+			  size_t len)
+{
+	return -ENODEV;
+}
+
+static const struct scif_link_ops node_null_ops = {
+	.send = node_null_send,
+};
+
+/* A link chooses its endpoints' ring size, within the wire's bounds. */
+static void link_ep_ring(struct kunit *test)
+{
+	static const u32 bad[] = { 3000, SCIF_WIRE_RING_MIN / 2,
+				   SCIF_WIRE_RING_MAX * 2 };
+	struct node_ctx *ctx = test->priv;
+	struct scif_link link = {
+		.ops = &node_null_ops,
+		.max_data = NODE_SIM_CHUNK,
+	};
+	unsigned int i;
+	scif_epd_t c, s;
+
+	/* The simulated link leaves it to the core's default. */
+	KUNIT_EXPECT_EQ(test, scif_node_ep_ring(ctx->a, 1),
+			(u32)SCIF_RX_RING_SIZE);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		link.ep_ring = bad[i];
+		KUNIT_EXPECT_EQ(test, scif_node_add(ctx->a, 7, &link), -EINVAL);
+	}
+	link.ep_ring = 2 * SCIF_RX_RING_SIZE;
+	KUNIT_ASSERT_EQ(test, scif_node_add(ctx->a, 7, &link), 0);
+	KUNIT_EXPECT_EQ(test, scif_node_ep_ring(ctx->a, 7),
+			(u32)(2 * SCIF_RX_RING_SIZE));
+	scif_node_remove(ctx->a, 7);
+	KUNIT_EXPECT_EQ(test, scif_node_ep_ring(ctx->a, 7), 0U);
+	/* Each side of a connection advertises its own ring to the other. */
+	scif_kt_pair(test, ctx->b, ctx->a, 0, &c, &s);
+	KUNIT_EXPECT_EQ(test, c->rx_size, (u32)SCIF_RX_RING_SIZE);
+	KUNIT_EXPECT_EQ(test, s->tx_ring, c->rx_size);
+	KUNIT_EXPECT_EQ(test, c->tx_ring, s->rx_size);
+	scif_close(c);
+	scif_close(s);
+}
+
 static void node_client_probe(struct scif_peer_dev *spdev)
 {
 	node_test_client.probes++;
@@ -308,6 +356,7 @@ static struct kunit_case scif_node_cases[] = {
 	KUNIT_CASE(connect_in_flight_fails_on_node_loss),
 	KUNIT_CASE(accept_from_lost_node_enodev),
 	KUNIT_CASE(client_probe_and_remove),
+	KUNIT_CASE(link_ep_ring),
 	{}
 };
 
@@ -323,3 +372,4 @@ kunit_test_suite(scif_node_suite);
 MODULE_DESCRIPTION("KUnit tests for SCIF across two nodes");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(SCIF_KUNIT);
+MODULE_IMPORT_NS(SCIF_TRANSPORT);

@@ -248,18 +248,25 @@ static void data_beyond_credit(struct kunit *test)
 static void credit_forged_and_replayed(struct kunit *test)
 {
 	struct wire_ctx *ctx = test->priv;
+	const int q = SCIF_RX_RING_SIZE / 4;
 	struct scif_wire_msg m;
-	char c;
+	char *buf;
 
+	buf = kunit_kzalloc(test, q, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
 	/* sa has sent nothing: any credit claims more than is in flight. */
 	wire_msg(ctx, &m, SCIF_MSG_CREDIT);
 	m.arg = cpu_to_le32(1);
 	wire_expect_drop(test, &m, sizeof(m));
-	/* After a real exchange the same credit again is a replay. */
-	KUNIT_ASSERT_EQ(test, scif_send(ctx->sa, "x", 1, SCIF_SEND_BLOCK), 1);
-	KUNIT_ASSERT_EQ(test, scif_recv(ctx->sb, &c, 1, SCIF_RECV_BLOCK), 1);
+	/*
+	 * After a real exchange (a quarter of the ring read, which the
+	 * receiver reports) the same credit again is a replay.
+	 */
+	KUNIT_ASSERT_EQ(test, scif_send(ctx->sa, buf, q, SCIF_SEND_BLOCK), q);
+	KUNIT_ASSERT_EQ(test, scif_recv(ctx->sb, buf, q, SCIF_RECV_BLOCK), q);
 	scif_sim_settle(ctx->pair);
-	KUNIT_EXPECT_EQ(test, ctx->sa->tx_acked, 1U);
+	KUNIT_EXPECT_EQ(test, ctx->sa->tx_acked, (u32)q);
+	m.arg = cpu_to_le32(q);
 	wire_expect_drop(test, &m, sizeof(m));
 	m.arg = cpu_to_le32(0x80000000);
 	wire_expect_drop(test, &m, sizeof(m));
