@@ -128,6 +128,10 @@ struct scif_ntb_dev;
  * @rx_ridx: cells consumed of our ring (only @rx_work touches it)
  * @want_seen: last &scif_ntb_region_hdr.want answered (@rx_work only)
  * @rx_work: drains our ring into the core; never concurrent with itself
+ * @busy_until: ktime_get_ns() until which @rx_work keeps polling our ring
+ *		(extended by every message sent or received; any context)
+ * @busy: @rx_work is polling and will see a later @busy_until; written by
+ *	  @rx_work only
  * @win: CPU mapping of the outbound window to the peer's memory
  * @win_phys: physical address of the window
  * @win_size: its size
@@ -165,6 +169,8 @@ struct scif_ntb_peer {
 	u32 rx_ridx;
 	u32 want_seen;
 	struct work_struct rx_work;
+	u64 busy_until;
+	bool busy;
 
 	void __iomem *win;
 	phys_addr_t win_phys;
@@ -187,7 +193,8 @@ struct scif_ntb_peer {
  * @port: our port number
  * @db_self: doorbell bit peers ring to reach us, or 0 (polling)
  * @region_size: bytes of each peer region (header and ring)
- * @wq: runs the peers' @rx_work (high priority)
+ * @wq: runs the peers' @rx_work; unbound, as a polling work item may run
+ *	for long and must not hold up other work items of its CPU
  * @link_work: turns NTB link events into peer state changes
  * @poll_timer: in polling mode, kicks every peer's receive work
  * @poll_ns: its period, 0 if doorbells are used
@@ -216,6 +223,7 @@ void scif_ntb_ring_reset(struct scif_ntb_peer *p);
 void scif_ntb_rx_work(struct work_struct *work);
 void scif_ntb_kick(struct scif_ntb_peer *p);
 void scif_ntb_ring_peer(struct scif_ntb_peer *p);
+void scif_ntb_busy_until(struct scif_ntb_peer *p);
 
 /* scif_ntb_link.c */
 void scif_ntb_peer_init(struct scif_ntb_peer *p, struct scif_ntb_dev *nd,
@@ -226,5 +234,7 @@ void scif_ntb_peer_broken(struct scif_ntb_peer *p, const char *why);
 
 /* scif_ntb_main.c: module parameters */
 extern unsigned int scif_ntb_send_timeout_ms;
+extern unsigned int scif_ntb_busy_poll_us;
+extern unsigned int scif_ntb_ep_ring_kb;
 
 #endif /* SCIF_NTB_H */

@@ -25,6 +25,7 @@
 #include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/random.h>
+#include <linux/sizes.h>
 
 #include "../scif_core.h"
 #include "../scif_wire.h"
@@ -210,6 +211,7 @@ static void scif_ntb_up(struct scif_ntb_peer *p, const struct scif_ntb_hello *h)
 	cells = min(p->tx_cells, p->rx_cells) / 4 - 1;
 	p->link.max_data = min_t(size_t, SCIF_WIRE_DATA_MAX,
 				 cells * SCIF_NTB_CELL);
+	p->link.ep_ring = scif_ntb_ep_ring_kb * SZ_1K;
 	WRITE_ONCE(p->dead, false);
 	ret = scif_node_add(nd->si, p->node, &p->link);
 	if (ret) {

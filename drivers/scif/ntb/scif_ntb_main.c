@@ -30,9 +30,17 @@ static unsigned int poll_us;
 module_param(poll_us, uint, 0444);
 MODULE_PARM_DESC(poll_us, "Poll the rings every this many microseconds instead of using doorbells (default 0: doorbells)");
 
-unsigned int scif_ntb_send_timeout_ms = 5000;
+unsigned int scif_ntb_send_timeout_ms = 15000;
 module_param_named(send_timeout_ms, scif_ntb_send_timeout_ms, uint, 0644);
-MODULE_PARM_DESC(send_timeout_ms, "Longest wait for room in a peer's ring before a send fails (default 5000)");
+MODULE_PARM_DESC(send_timeout_ms, "Longest wait for room in a peer's ring before a send fails (default 15000)");
+
+unsigned int scif_ntb_ep_ring_kb = 256;
+module_param_named(ep_ring_kb, scif_ntb_ep_ring_kb, uint, 0444);
+MODULE_PARM_DESC(ep_ring_kb, "Receive ring of each endpoint connected across the NTB in KiB, a power of 2 in 4..1024 (default 256)");
+
+unsigned int scif_ntb_busy_poll_us;
+module_param_named(busy_poll_us, scif_ntb_busy_poll_us, uint, 0644);
+MODULE_PARM_DESC(busy_poll_us, "Keep polling the ring from a peer this long after a message to or from it, in microseconds, trading a CPU for latency (default 0: wait for doorbells)");
 
 /* The node id is the instance's: the first device to probe sets it. */
 static DEFINE_MUTEX(scif_ntb_node_lock);
@@ -206,6 +214,12 @@ static int scif_ntb_probe(struct ntb_client *client, struct ntb_dev *ntb)
 			ring_kb);
 		return -EINVAL;
 	}
+	if (scif_ntb_ep_ring_kb < 4 || scif_ntb_ep_ring_kb > 1024 ||
+	    !is_power_of_2(scif_ntb_ep_ring_kb)) {
+		dev_err(&ntb->dev, "refusing: ep_ring_kb=%u is not a power of 2 in 4..1024\n",
+			scif_ntb_ep_ring_kb);
+		return -EINVAL;
+	}
 	nd = kzalloc(struct_size(nd, peers, npeers), GFP_KERNEL);
 	if (!nd)
 		return -ENOMEM;
@@ -217,7 +231,7 @@ static int scif_ntb_probe(struct ntb_client *client, struct ntb_dev *ntb)
 	INIT_WORK(&nd->link_work, scif_ntb_link_work);
 	hrtimer_init(&nd->poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	nd->poll_timer.function = scif_ntb_poll;
-	nd->wq = alloc_workqueue("scif_ntb_%s", WQ_HIGHPRI, 0,
+	nd->wq = alloc_workqueue("scif_ntb_%s", WQ_UNBOUND, 0,
 				 dev_name(&ntb->dev));
 	if (!nd->wq) {
 		kfree(nd);

@@ -19,6 +19,7 @@
  */
 #include <linux/io.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
 
@@ -144,6 +145,8 @@ static int scif_ntb_send(struct scif_link *link,
 		scif_ntb_ring_peer(p);
 	}
 	mutex_unlock(&p->tx_mutex);
+	if (!ret)
+		scif_ntb_busy_until(p);
 	return ret;
 }
 
@@ -153,24 +156,26 @@ const struct scif_link_ops scif_ntb_link_ops = {
 
 /*
  * Hand the records between rx_ridx and the peer's write index to the core.
- * Return: false if the ring holds something impossible.
+ * Return: the number of cells consumed, or -EPROTO if the ring holds
+ * something impossible.
  */
-static bool scif_ntb_drain(struct scif_ntb_peer *p)
+static int scif_ntb_drain(struct scif_ntb_peer *p)
 {
 	struct scif_ntb_region_hdr *hdr = scif_ntb_rx_hdr(p);
 	u8 *ring = (u8 *)p->region + SCIF_NTB_HDR_SIZE;
 	u32 widx, avail, off, contig, n;
 	const struct scif_wire_msg *wmsg;
 	const u8 *cell;
+	int done = 0;
 	u16 len;
 
 	for (;;) {
 		widx = le32_to_cpu(READ_ONCE(hdr->widx));
 		avail = widx - p->rx_ridx;
 		if (!avail)
-			return true;
+			return done;
 		if (avail > p->rx_cells)
-			return false;
+			return -EPROTO;
 		/* Read the cells only after the index that covers them. */
 		rmb();
 		while (avail) {
@@ -180,26 +185,61 @@ static bool scif_ntb_drain(struct scif_ntb_peer *p)
 			if (READ_ONCE(cell[0]) == SCIF_NTB_PAD) {
 				n = contig;
 				if (n > avail)
-					return false;
+					return -EPROTO;
 			} else {
 				wmsg = (const struct scif_wire_msg *)cell;
 				len = le16_to_cpu(READ_ONCE(wmsg->len));
 				n = scif_ntb_cells(len);
 				if (len > p->link.max_data || n > avail ||
 				    n > contig)
-					return false;
+					return -EPROTO;
 				scif_node_rx_parts(p->nd->si, p->node, cell,
 						   SCIF_NTB_CELL,
 						   cell + SCIF_NTB_CELL, len);
 			}
 			p->rx_ridx += n;
 			avail -= n;
+			done += n;
 			iowrite32(p->rx_ridx, &p->tx_hdr->ridx);
 			if (READ_ONCE(p->dead))
-				return true;
+				return done;
 			cond_resched();
 		}
 	}
+}
+
+/* Answer the peer's request for room, once per request. */
+static void scif_ntb_answer_want(struct scif_ntb_peer *p)
+{
+	u32 want = le32_to_cpu(READ_ONCE(scif_ntb_rx_hdr(p)->want));
+
+	if (want != p->want_seen) {
+		p->want_seen = want;
+		/* Our read index writes land before the doorbell. */
+		wmb();
+		scif_ntb_ring_peer(p);
+	}
+}
+
+/**
+ * scif_ntb_busy_until() - keep polling our ring from a peer for a while
+ * @p: the peer; any context
+ *
+ * Called when a message is sent to the peer or received from it: an answer
+ * is likely soon, and watching the ring for it is far quicker than waiting
+ * for a doorbell. Starts the receive work if it is not polling already.
+ */
+void scif_ntb_busy_until(struct scif_ntb_peer *p)
+{
+	u64 ns = (u64)READ_ONCE(scif_ntb_busy_poll_us) * NSEC_PER_USEC;
+
+	if (!ns)
+		return;
+	WRITE_ONCE(p->busy_until, ktime_get_ns() + ns);
+	/* Pairs with the barrier in scif_ntb_rx_work() before its last look. */
+	smp_mb();
+	if (!READ_ONCE(p->busy))
+		scif_ntb_kick(p);
 }
 
 /**
@@ -207,26 +247,42 @@ static bool scif_ntb_drain(struct scif_ntb_peer *p)
  * @work: &scif_ntb_peer.rx_work
  *
  * Also wakes our senders to that peer (the peer may have consumed, which
- * it tells with a doorbell) and answers the peer's request for room.
+ * it tells with a doorbell) and answers the peer's request for room. While
+ * the link is busy (see scif_ntb_busy_until()) it keeps polling the ring
+ * instead of returning, yielding the CPU whenever another task wants it.
  */
 void scif_ntb_rx_work(struct work_struct *work)
 {
 	struct scif_ntb_peer *p = container_of(work, struct scif_ntb_peer,
 					       rx_work);
-	u32 want;
+	int got;
 
-	if (READ_ONCE(p->state) != SCIF_NTB_UP || READ_ONCE(p->dead))
-		return;
-	wake_up(&p->tx_wq);
-	if (!scif_ntb_drain(p)) {
-		scif_ntb_peer_broken(p, "ring index or record out of range");
-		return;
+	WRITE_ONCE(p->busy, true);
+	for (;;) {
+		if (READ_ONCE(p->state) != SCIF_NTB_UP || READ_ONCE(p->dead))
+			break;
+		if (wq_has_sleeper(&p->tx_wq))
+			wake_up(&p->tx_wq);
+		got = scif_ntb_drain(p);
+		if (got < 0) {
+			scif_ntb_peer_broken(p, "ring index or record out of range");
+			break;
+		}
+		scif_ntb_answer_want(p);
+		if (got)
+			scif_ntb_busy_until(p);
+		if (ktime_get_ns() >= READ_ONCE(p->busy_until)) {
+			WRITE_ONCE(p->busy, false);
+			/* A sender that saw us busy extended the deadline. */
+			smp_mb();
+			if (ktime_get_ns() >= READ_ONCE(p->busy_until))
+				return;
+			WRITE_ONCE(p->busy, true);
+		}
+		if (need_resched())
+			cond_resched();
+		else
+			cpu_relax();
 	}
-	want = le32_to_cpu(READ_ONCE(scif_ntb_rx_hdr(p)->want));
-	if (want != p->want_seen) {
-		p->want_seen = want;
-		/* Our read index writes land before the doorbell. */
-		wmb();
-		scif_ntb_ring_peer(p);
-	}
+	WRITE_ONCE(p->busy, false);
 }
