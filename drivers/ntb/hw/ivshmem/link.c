@@ -3,7 +3,8 @@
  * Emulated NTB link state: heartbeats in the register region.
  *
  * Every ivn_hb_period_ms each guest increments the heartbeat word of its
- * slot and reads the slots of its peers. The link to a peer is up when
+ * slot (from an hrtimer, so that beating does not depend on the scheduler)
+ * and reads the slots of its peers (from a work item). The link to a peer is up when
  * both sides called ntb_link_enable(), the peer's slot holds a nonzero
  * incarnation and its heartbeat moved within the last ivn_hb_timeout_ms.
  * A killed guest stops beating and is seen down within period + timeout;
@@ -27,6 +28,16 @@ MODULE_PARM_DESC(hb_timeout_ms,
 static unsigned long ivn_hb_period(void)
 {
 	return msecs_to_jiffies(max(ivn_hb_period_ms, 1U));
+}
+
+static enum hrtimer_restart ivn_hb_fn(struct hrtimer *timer)
+{
+	struct ivn_dev *ivn = container_of(timer, struct ivn_dev, hb_timer);
+
+	iowrite32(ioread32(ivn->slot + IVN_SL_HEARTBEAT) + 1,
+		  ivn->slot + IVN_SL_HEARTBEAT);
+	hrtimer_forward_now(timer, ms_to_ktime(max(ivn_hb_period_ms, 1U)));
+	return HRTIMER_RESTART;
 }
 
 /* Is the link to this peer up? Only called from the link worker. */
@@ -65,9 +76,6 @@ static void ivn_link_work_fn(struct work_struct *work)
 	u64 old, now = 0;
 	bool enabled;
 	int i;
-
-	iowrite32(ioread32(ivn->slot + IVN_SL_HEARTBEAT) + 1,
-		  ivn->slot + IVN_SL_HEARTBEAT);
 
 	spin_lock_irqsave(&ivn->link_lock, flags);
 	enabled = ivn->link_enabled;
@@ -139,6 +147,8 @@ void ivn_link_init(struct ivn_dev *ivn)
 
 	spin_lock_init(&ivn->link_lock);
 	INIT_DELAYED_WORK(&ivn->link_work, ivn_link_work_fn);
+	hrtimer_init(&ivn->hb_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	ivn->hb_timer.function = ivn_hb_fn;
 	iowrite32(0, ivn->slot + IVN_SL_FLAGS);
 
 	/* a peer counts as alive only once its heartbeat is seen moving */
@@ -155,6 +165,7 @@ void ivn_link_init(struct ivn_dev *ivn)
  */
 void ivn_link_start(struct ivn_dev *ivn)
 {
+	hrtimer_start(&ivn->hb_timer, 0, HRTIMER_MODE_REL_HARD);
 	queue_delayed_work(system_highpri_wq, &ivn->link_work, 0);
 }
 
@@ -164,6 +175,7 @@ void ivn_link_start(struct ivn_dev *ivn)
  */
 void ivn_link_stop(struct ivn_dev *ivn)
 {
+	hrtimer_cancel(&ivn->hb_timer);
 	cancel_delayed_work_sync(&ivn->link_work);
 	iowrite32(0, ivn->slot + IVN_SL_FLAGS);
 }

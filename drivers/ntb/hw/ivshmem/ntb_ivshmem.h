@@ -71,7 +71,12 @@ struct ivn_peer {
  * @kick:	irq_work: re-announce pending bits and speed polling up.
  * @stopping:	set (under @poll_lock) once teardown started.
  *
- * @link_work:	heartbeat and link state, every ivn_hb_period_ms.
+ * @hb_timer:	beats (increments this guest's heartbeat word) every
+ *		ivn_hb_period_ms, in hard interrupt context: a guest whose
+ *		CPUs are busy in long kernel loops still beats, so that it is
+ *		not taken for dead while it can still write into its peers.
+ * @link_work:	link state from the peers' heartbeats, every
+ *		ivn_hb_period_ms.
  * @link_lock:	protects @link_enabled and @link_up.
  * @link_enabled: ntb_link_enable() was called and not undone.
  * @link_up:	bitmask by pidx of peers whose link is up.
@@ -101,6 +106,7 @@ struct ivn_dev {
 	struct irq_work kick;
 	bool stopping;
 
+	struct hrtimer hb_timer;
 	struct delayed_work link_work;
 	spinlock_t link_lock;		/* see @link_lock above */
 	bool link_enabled;
