@@ -13,6 +13,8 @@
 #   make demo            boot guests and show SCIF working
 #   make bench-ntb       physical limits of the emulated NTB (a table)
 #   make bench-rma       RMA between two nodes over the emulated NTB (tables)
+#   make bench-scif-ntb  SCIF send/recv over the emulated NTB, next to the NTB
+#                        itself and TCP over virtio-net (tables)
 
 KDIR ?=
 W ?= 1
@@ -21,7 +23,7 @@ W ?= 1
 # not need a kernel never trigger a kernel build.
 kdir = kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/build-kernel) || exit 1
 
-.PHONY: all modules clean sparse checkpatch check demo kernel bench-ntb bench-rma apidoc
+.PHONY: all modules clean sparse checkpatch check demo kernel bench-ntb bench-rma bench-scif-ntb apidoc
 
 all: modules
 
@@ -59,6 +61,10 @@ bench-ntb:
 
 bench-rma:
 	@scripts/bench-rma
+
+bench-scif-ntb: modules
+	@$(MAKE) -C tools
+	@scripts/bench-scif-ntb
 
 clean:
 	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/build-kernel 2>/dev/null) && \
