@@ -18,7 +18,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <stdint.h>
+#include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,9 +32,9 @@
 enum { OP_ECHO = 1, OP_DISCARD = 3 };
 
 struct hdr {
-	uint32_t op;
-	uint32_t size;
-	uint64_t count;
+	__u32 op;
+	__u32 size;
+	__u64 count;
 };
 
 static double now(void)
@@ -80,7 +80,7 @@ static void nodelay(int fd)
 static int serve_one(int fd)
 {
 	static char buf[CHUNK];
-	uint64_t got = 0, n;
+	__u64 got = 0, n;
 	struct hdr h;
 
 	if (xfer(fd, &h, sizeof(h), 0))
@@ -166,11 +166,11 @@ static double round_trip(int fd, int size, int iters)
 	return (now() - t0) / iters * 1e6;
 }
 
-static double stream(int fd, uint64_t bytes, int size)
+static double stream_bytes(int fd, __u64 bytes, int size)
 {
 	static char buf[CHUNK];
 	struct hdr h = { OP_DISCARD, size, bytes };
-	uint64_t sent = 0, back;
+	__u64 sent = 0, back;
 	double t0 = now();
 
 	if (xfer(fd, &h, sizeof(h), 1))
@@ -186,7 +186,7 @@ static double stream(int fd, uint64_t bytes, int size)
 static int bench(const char *host, int port)
 {
 	static const int sizes[] = { 8, 64, 512, 4096, 16384, 65536 };
-	uint64_t bytes;
+	__u64 bytes;
 	unsigned int i;
 	double us, t;
 	int fd, iters;
@@ -203,9 +203,9 @@ static int bench(const char *host, int port)
 		iters = us > 0 ? 1e6 / us : 1000;
 		us = round_trip(fd, sizes[i], iters < 20 ? 20 : iters);
 		close(fd);
-		bytes = (uint64_t)sizes[i] * (sizes[i] < 4096 ? 2048 : 256);
+		bytes = (__u64)sizes[i] * (sizes[i] < 4096 ? 2048 : 256);
 		fd = dial(host, port);
-		t = stream(fd, bytes, sizes[i]);
+		t = stream_bytes(fd, bytes, sizes[i]);
 		close(fd);
 		printf("%-10d %14.1f %16.2f\n", sizes[i], us,
 		       bytes / 1048576.0 / t);
