@@ -31,12 +31,30 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/version.h>
 
 #include "scif_core.h"
 #include "scif_endpt.h"
 #include "scif_link.h"
 #include "scif_mmap.h"
 #include "scif_rma.h"
+
+/*
+ * vm_flags_set() and vm_flags_clear() came with Linux 6.3; before, the
+ * flags were written directly (mmap_lock is held for writing in ->mmap).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
+}
+
+static inline void vm_flags_clear(struct vm_area_struct *vma,
+				  vm_flags_t flags)
+{
+	vma->vm_flags &= ~flags;
+}
+#endif
 
 /**
  * struct scif_mmap - one mmap() of the peer's windows
