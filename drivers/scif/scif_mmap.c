@@ -31,7 +31,6 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 
 #include "scif_core.h"
 #include "scif_endpt.h"
@@ -40,10 +39,11 @@
 #include "scif_rma.h"
 
 /*
- * vm_flags_set() and vm_flags_clear() came with Linux 6.3; before, the
- * flags were written directly (mmap_lock is held for writing in ->mmap).
+ * vm_flags_set() and vm_flags_clear() came with Linux 6.3 (the Kbuild file
+ * looks for them); before, the flags were written directly, as mmap_lock
+ * is held for writing in ->mmap.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+#ifndef SCIF_HAVE_VM_FLAGS_SET
 static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
 {
 	vma->vm_flags |= flags;
