@@ -182,6 +182,14 @@ static void scif_ntb_down(struct scif_ntb_peer *p)
 	wake_up_all(&p->tx_wq);
 	cancel_work_sync(&p->rx_work);
 	if (p->state == SCIF_NTB_UP) {
+		/*
+		 * Close the peer's window into our memory before the core
+		 * lets go of any page the peer may still be writing: on a
+		 * live link (the peer restarted, or broke the ring) the peer
+		 * could otherwise write into freed memory. The next link-up
+		 * opens it again (scif_ntb_mw_setup()).
+		 */
+		ntb_mw_clear_trans(p->nd->ntb, p->pidx, 0);
 		scif_node_remove(p->nd->si, p->node);
 		dev_info(scif_ntb_dev(p), "SCIF node %u (port %d) down\n",
 			 p->node, p->port);
