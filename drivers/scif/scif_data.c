@@ -53,6 +53,21 @@ static bool scif_recv_ready(struct scif_endpt *ep, unsigned int fseq)
 	       READ_ONCE(ep->flush_seq) != fseq;
 }
 
+/*
+ * Sleep until @ready says the loop of scif_send() or scif_recv() can go on.
+ * A signal, or a flush that came meanwhile, ends the call: -EINTR.
+ */
+static int scif_stream_wait(struct scif_endpt *ep,
+			    bool (*ready)(struct scif_endpt *ep,
+					  unsigned int fseq),
+			    unsigned int fseq)
+{
+	if (wait_event_interruptible(ep->wq, ready(ep, fseq)) ||
+	    READ_ONCE(ep->flush_seq) != fseq)
+		return -EINTR;
+	return 0;
+}
+
 static int scif_stream_check(scif_epd_t epd, int len, int flags)
 {
 	int ret = scif_ep_check(epd);
@@ -131,12 +146,9 @@ int scif_send(scif_epd_t epd, void *msg, int len, int flags)
 		}
 		if (!(flags & SCIF_SEND_BLOCK))
 			break;
-		if (wait_event_interruptible(ep->wq,
-					     scif_send_ready(ep, fseq)) ||
-		    READ_ONCE(ep->flush_seq) != fseq) {
-			ret = -EINTR;
+		ret = scif_stream_wait(ep, scif_send_ready, fseq);
+		if (ret)
 			break;
-		}
 	}
 	mutex_unlock(&ep->send_mutex);
 	return done ? done : ret;
@@ -237,12 +249,9 @@ int scif_recv(scif_epd_t epd, void *msg, int len, int flags)
 		spin_unlock(&ep->lock);
 		if (ret || !(flags & SCIF_RECV_BLOCK))
 			break;
-		if (wait_event_interruptible(ep->wq,
-					     scif_recv_ready(ep, fseq)) ||
-		    READ_ONCE(ep->flush_seq) != fseq) {
-			ret = -EINTR;
+		ret = scif_stream_wait(ep, scif_recv_ready, fseq);
+		if (ret)
 			break;
-		}
 	}
 	mutex_unlock(&ep->recv_mutex);
 	return done ? done : ret;
