@@ -49,6 +49,23 @@ static void scif_link_queue_work(struct work_struct *work)
 	}
 }
 
+/* Queue @pkt for delivery, or free it if the link is dead. */
+static int scif_link_queue_add(struct scif_link_queue *lq,
+			       struct scif_pkt *pkt)
+{
+	spin_lock(&lq->lock);
+	if (lq->dead) {
+		spin_unlock(&lq->lock);
+		kfree(pkt);
+		return -ENODEV;
+	}
+	list_add_tail(&pkt->list, &lq->pkts);
+	lq->pending++;
+	queue_work(system_wq, &lq->work);
+	spin_unlock(&lq->lock);
+	return 0;
+}
+
 /**
  * scif_link_queue_push() - queue raw bytes for delivery
  * @lq: the queue
@@ -69,17 +86,7 @@ int scif_link_queue_push(struct scif_link_queue *lq, const void *buf,
 		return -ENOMEM;
 	pkt->size = size;
 	memcpy(pkt->buf, buf, size);
-	spin_lock(&lq->lock);
-	if (lq->dead) {
-		spin_unlock(&lq->lock);
-		kfree(pkt);
-		return -ENODEV;
-	}
-	list_add_tail(&pkt->list, &lq->pkts);
-	lq->pending++;
-	queue_work(system_wq, &lq->work);
-	spin_unlock(&lq->lock);
-	return 0;
+	return scif_link_queue_add(lq, pkt);
 }
 
 static int scif_link_queue_send(struct scif_link *link,
@@ -110,17 +117,7 @@ static int scif_link_queue_send(struct scif_link *link,
 	memcpy(pkt->buf, msg, sizeof(*msg));
 	if (len)
 		memcpy(pkt->buf + sizeof(*msg), data, len);
-	spin_lock(&lq->lock);
-	if (lq->dead) {
-		spin_unlock(&lq->lock);
-		kfree(pkt);
-		return -ENODEV;
-	}
-	list_add_tail(&pkt->list, &lq->pkts);
-	lq->pending++;
-	queue_work(system_wq, &lq->work);
-	spin_unlock(&lq->lock);
-	return 0;
+	return scif_link_queue_add(lq, pkt);
 }
 
 static const struct scif_link_ops scif_link_queue_ops = {
