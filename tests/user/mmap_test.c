@@ -66,12 +66,7 @@ static void on_sigbus(int sig)
 
 static unsigned char *anon(size_t n)
 {
-	void *p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		bail("mmap");
-	return p;
+	return map_anon(n * page, PROT_READ | PROT_WRITE);
 }
 
 static void fill(unsigned char *p, size_t n, unsigned char seed)
@@ -266,48 +261,8 @@ static void test_close(int peer_closes)
 #define SEED_SERVER	0x21
 #define SEED_CLIENT	0x42
 #define SEED_VICTIM	0x63
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Connect to @node:@port, retrying for 60 s while the peer boots. */
-static scif_epd_t dial(__u16 node, __u16 port)
-{
-	struct scif_port_id dst = { .node = node, .port = port };
-	double end = now() + 60;
-	scif_epd_t ep;
-
-	for (;;) {
-		ep = scif_open();
-		if (ep == SCIF_OPEN_FAILED)
-			bail("scif_open");
-		if (scif_connect(ep, &dst) >= 0)
-			return ep;
-		if ((errno != ECONNREFUSED && errno != ENODEV) || now() > end)
-			bail("scif_connect %u:%u", node, port);
-		scif_close(ep);
-		usleep(200000);
-	}
-}
-
-static scif_epd_t answer(__u16 port)
-{
-	struct scif_port_id peer;
-	scif_epd_t l = scif_open(), ep;
-
-	if (l == SCIF_OPEN_FAILED || scif_bind(l, port) < 0 ||
-	    scif_listen(l, 1) < 0)
-		bail("listen on %u", port);
-	if (scif_accept(l, &peer, &ep, SCIF_ACCEPT_SYNC) < 0)
-		bail("scif_accept");
-	scif_close(l);
-	return ep;
-}
+/* How long a client keeps trying to connect while the peer boots. */
+#define DIAL_SECONDS	60
 
 static void say(scif_epd_t ep, char c)
 {
@@ -390,7 +345,7 @@ static int pair_run(scif_epd_t ep, int server)
 static int loss_victim(__u16 port)
 {
 	unsigned char *buf = anon(NPAGES);
-	scif_epd_t ep = answer(port);
+	scif_epd_t ep = accept_one(port);
 
 	fill(buf, NPAGES * page, SEED_VICTIM);
 	reg_or_bail(ep, buf, NPAGES, WIN_A, RW);
@@ -405,7 +360,7 @@ static int loss_victim(__u16 port)
 
 static int loss_survivor(__u16 node, __u16 port)
 {
-	scif_epd_t ep = dial(node, port);
+	scif_epd_t ep = dial_or_bail(node, port, DIAL_SECONDS);
 	size_t len = NPAGES * page, i;
 	unsigned char *m, *want = malloc(NPAGES * page), v;
 	long reads = 0, bad = 0;
@@ -492,9 +447,10 @@ int main(int argc, char **argv)
 	sigaction(SIGBUS, &sa, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 3 && !strcmp(argv[1], "server"))
-		return pair_run(answer(atoi(argv[2])), 1);
+		return pair_run(accept_one(atoi(argv[2])), 1);
 	if (argc == 4 && !strcmp(argv[1], "client"))
-		return pair_run(dial(atoi(argv[2]), atoi(argv[3])), 0);
+		return pair_run(dial_or_bail(atoi(argv[2]), atoi(argv[3]),
+					     DIAL_SECONDS), 0);
 	if (argc == 3 && !strcmp(argv[1], "victim"))
 		return loss_victim(atoi(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "survivor"))

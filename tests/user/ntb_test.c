@@ -36,9 +36,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "scif.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PROG_NAME "scif-ntb-test"
+#include "scif_util.h"
 
 enum { OP_ECHO = 1, OP_CHECK, OP_DISCARD };
 
@@ -49,28 +48,8 @@ struct hdr {
 };
 
 #define CHUNK	65536
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "scif-ntb-test: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static __u64 next(__u64 *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
+/* How long a client keeps trying to connect while the peer boots. */
+#define DIAL_SECONDS	60
 
 static int xfer(scif_epd_t epd, void *buf, int len, int send)
 {
@@ -78,25 +57,6 @@ static int xfer(scif_epd_t epd, void *buf, int len, int send)
 		       scif_recv(epd, buf, len, SCIF_RECV_BLOCK);
 
 	return n == len ? 0 : -1;
-}
-
-static scif_epd_t dial(__u16 node, __u16 port)
-{
-	struct scif_port_id dst = { .node = node, .port = port };
-	double end = now() + 60;
-	scif_epd_t epd;
-
-	for (;;) {
-		epd = scif_open();
-		if (epd == SCIF_OPEN_FAILED)
-			die("scif_open");
-		if (scif_connect(epd, &dst) >= 0)
-			return epd;
-		if ((errno != ECONNREFUSED && errno != ENODEV) || now() > end)
-			die("scif_connect");
-		scif_close(epd);
-		usleep(200000);
-	}
 }
 
 static scif_epd_t listener(__u16 port, int backlog)
@@ -139,7 +99,7 @@ static int serve_one(scif_epd_t epd, char *buf)
 			return -1;
 		if (h.op == OP_CHECK) {
 			for (i = 0; i < (__u64)n / 8; i++) {
-				__u64 v = next(&seed);
+				__u64 v = xorshift64(&seed);
 
 				if (memcmp(buf + 8 * i, &v, 8)) {
 					fprintf(stderr, "mismatch at byte %llu\n",
@@ -213,7 +173,7 @@ static int run_echo(__u16 node, __u16 port, int conns)
 	int i;
 
 	for (i = 0; i < conns; i++)
-		e[i] = dial(node, port);
+		e[i] = dial_or_die(node, port, DIAL_SECONDS);
 	printf("%d connections to node %u open\n", conns, node);
 	for (i = 0; i < conns; i++) {
 		memset(msg, i, sizeof(msg));
@@ -250,7 +210,7 @@ static double send_stream(scif_epd_t epd, int op, __u64 bytes, int chunk,
 		n = bytes - sent > (__u64)chunk ? (__u64)chunk : bytes - sent;
 		if (op == OP_CHECK)
 			for (i = 0; i < n / 8; i++) {
-				buf[i] = next(&seed);
+				buf[i] = xorshift64(&seed);
 				sum += buf[i];
 			}
 		if (xfer(epd, buf, n, 1))
@@ -275,7 +235,7 @@ static double send_stream(scif_epd_t epd, int op, __u64 bytes, int chunk,
 
 static int run_stream(__u16 node, __u16 port, int mib)
 {
-	scif_epd_t epd = dial(node, port);
+	scif_epd_t epd = dial_or_die(node, port, DIAL_SECONDS);
 	double t;
 
 	printf("@@SCIF-READY streaming %d MiB to node %u\n", mib, node);
@@ -304,7 +264,7 @@ static double round_trip(scif_epd_t epd, int size, int iters)
 static int run_ping(__u16 node, __u16 port, int size, int iters)
 {
 	struct hdr h = { OP_ECHO, size, 0 };
-	scif_epd_t epd = dial(node, port);
+	scif_epd_t epd = dial_or_die(node, port, DIAL_SECONDS);
 
 	if (xfer(epd, &h, sizeof(h), 1))
 		die("send");
@@ -327,7 +287,7 @@ static int bench(__u16 node, __u16 port)
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		struct hdr h = { OP_ECHO, sizes[i], 0 };
 
-		epd = dial(node, port);
+		epd = dial_or_die(node, port, DIAL_SECONDS);
 		if (xfer(epd, &h, sizeof(h), 1))
 			die("send");
 		/* About a second per row, whatever the speed. */
@@ -335,7 +295,7 @@ static int bench(__u16 node, __u16 port)
 		iters = us > 0 ? 1e6 / us : 1000;
 		us = round_trip(epd, sizes[i], iters < 20 ? 20 : iters);
 		scif_close(epd);
-		epd = dial(node, port);
+		epd = dial_or_die(node, port, DIAL_SECONDS);
 		t = send_stream(epd, OP_DISCARD, (__u64)sizes[i] *
 				(sizes[i] < 4096 ? 2048 : 256), sizes[i], 0);
 		printf("%-10d %14.1f %16.2f\n", sizes[i], us,

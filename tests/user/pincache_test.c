@@ -44,41 +44,21 @@ static long page;
 
 static char *map_pages(size_t n)
 {
-	void *p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		bail("mmap");
-	return p;
+	return map_anon(n * page, PROT_READ | PROT_WRITE);
 }
 
 /* Pinned pages of this process, from VmPin in /proc/self/status. */
 static long pinned(void)
 {
-	char line[256];
-	long kb = -1;
-	FILE *f = fopen("/proc/self/status", "r");
+	long kb = vm_pin_kb();
 
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmPin: %ld", &kb) == 1)
-			break;
-	fclose(f);
 	return kb < 0 ? -1 : kb * 1024 / page;
 }
 
 /* Wait up to 5 s for @want pinned pages (retired entries go later). */
 static long pinned_settles(long want)
 {
-	long now = pinned();
-	int i;
-
-	for (i = 0; i < 500 && now != want; i++) {
-		usleep(10000);
-		now = pinned();
-	}
-	return now;
+	return settles(pinned, want);
 }
 
 static void fill(char *p, size_t len, unsigned int seed)
@@ -301,6 +281,24 @@ static void memlock_child(void)
 	EXPECT_EQ(pinned_settles(0), 0);
 }
 
+/* What as_user() runs in the child, and its RLIMIT_MEMLOCK in pages. */
+struct user_run {
+	void (*fn)(void);
+	long limit;
+};
+
+static void user_child(void *arg)
+{
+	const struct user_run *u = arg;
+	struct rlimit rl = { u->limit * page, u->limit * page };
+
+	if (setrlimit(RLIMIT_MEMLOCK, &rl))
+		bail("setrlimit");
+	if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
+		bail("setuid");
+	u->fn();
+}
+
 /*
  * Run @fn in a child as an unprivileged user (pins are charged to VmPin
  * only without CAP_IPC_LOCK) with RLIMIT_MEMLOCK at @limit pages; its TAP
@@ -308,39 +306,9 @@ static void memlock_child(void)
  */
 static void as_user(void (*fn)(void), long limit, const char *name)
 {
-	struct rlimit rl = { limit * page, limit * page };
-	int fds[2], st, res[2] = { 0, 0 };
-	pid_t pid;
+	struct user_run u = { fn, limit };
 
-	if (pipe(fds))
-		bail("pipe");
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		bail("fork");
-	if (!pid) {
-		int start = tap_count, fail = tap_failed;
-
-		if (setrlimit(RLIMIT_MEMLOCK, &rl))
-			bail("setrlimit");
-		if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
-			bail("setuid");
-		fn();
-		res[0] = tap_count - start;
-		res[1] = tap_failed - fail;
-		if (write(fds[1], res, sizeof(res)) != sizeof(res))
-			_exit(2);
-		_exit(0);
-	}
-	close(fds[1]);
-	if (read(fds[0], res, sizeof(res)) != sizeof(res))
-		res[0] = 0;
-	close(fds[0]);
-	waitpid(pid, &st, 0);
-	tap_count += res[0];
-	tap_failed += res[1];
-	tap_ok(WIFEXITED(st) && !WEXITSTATUS(st) && res[0] > 0,
-	       "%s: child finished", name);
+	tap_child(name, user_child, &u);
 }
 
 /**

@@ -28,7 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "scif.h"
+#define PROG_NAME "scif-rma-bench"
+#include "scif_util.h"
 
 #define RW		(SCIF_PROT_READ | SCIF_PROT_WRITE)
 #define BIG		(64UL << 20)
@@ -36,6 +37,8 @@
 #define S_BASE		0x10000000L
 /* The one-page windows of the latency table, on both nodes. */
 #define W_BASE		0x100000000L
+/* How long the client keeps trying to connect while the server boots. */
+#define DIAL_SECONDS	60
 
 enum { CMD_GROW = 1, CMD_DONE };
 
@@ -46,20 +49,6 @@ struct cmd {
 };
 
 static long page;
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "scif-rma-bench: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 static void xfer(scif_epd_t epd, void *buf, int len, int send)
 {
@@ -174,25 +163,6 @@ static int run_server(__u16 port)
 	scif_close(epd);
 	scif_close(l);
 	return 0;
-}
-
-static scif_epd_t dial(__u16 node, __u16 port)
-{
-	struct scif_port_id dst = { .node = node, .port = port };
-	double end = now() + 60;
-	scif_epd_t epd;
-
-	for (;;) {
-		epd = scif_open();
-		if (epd == SCIF_OPEN_FAILED)
-			die("scif_open");
-		if (scif_connect(epd, &dst) >= 0)
-			return epd;
-		if ((errno != ECONNREFUSED && errno != ENODEV) || now() > end)
-			die("scif_connect");
-		scif_close(epd);
-		usleep(200000);
-	}
 }
 
 static void fence(scif_epd_t epd)
@@ -338,7 +308,7 @@ static void table_latency(scif_epd_t epd, long maxwin, double budget)
 
 static int run_client(__u16 node, __u16 port, long maxwin, double budget)
 {
-	scif_epd_t epd = dial(node, port);
+	scif_epd_t epd = dial_or_die(node, port, DIAL_SECONDS);
 	char *buf = map(BIG);
 	struct cmd c = { CMD_DONE, 0, 0 };
 

@@ -43,6 +43,8 @@
 
 #define RW		(SCIF_PROT_READ | SCIF_PROT_WRITE)
 #define NPAGES		64
+/* How long a client keeps trying to connect while the peer boots. */
+#define DIAL_SECONDS	60
 /* Registered offsets: the random region, signal words, EACCES windows. */
 #define C_BASE		0x100000L
 #define S_BASE		0x400000L
@@ -68,22 +70,6 @@ struct reply {
 static long page;
 static size_t size;
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static __u64 next(__u64 *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* Fill @n bytes (of one or two buffers) from the sequence of @seed. */
 static void fill_seq(unsigned char *p, unsigned char *q, size_t n, __u64 seed)
 {
@@ -91,7 +77,7 @@ static void fill_seq(unsigned char *p, unsigned char *q, size_t n, __u64 seed)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		p[i] = (unsigned char)(next(&s) >> 24);
+		p[i] = (unsigned char)(xorshift64(&s) >> 24);
 		if (q)
 			q[i] = p[i];
 	}
@@ -109,12 +95,7 @@ static __u64 page_hash(const unsigned char *p)
 
 static void *map_pages(size_t n)
 {
-	void *p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		bail("mmap");
-	return p;
+	return map_anon(n * page, PROT_READ | PROT_WRITE);
 }
 
 static void xfer(scif_epd_t epd, void *buf, size_t len, int send)
@@ -124,68 +105,6 @@ static void xfer(scif_epd_t epd, void *buf, size_t len, int send)
 
 	if (n != (int)len)
 		bail(send ? "scif_send" : "scif_recv");
-}
-
-static scif_epd_t dial(__u16 node, __u16 port)
-{
-	struct scif_port_id dst = { .node = node, .port = port };
-	double end = now() + 60;
-	scif_epd_t epd;
-
-	for (;;) {
-		epd = scif_open();
-		if (epd == SCIF_OPEN_FAILED)
-			bail("scif_open");
-		if (scif_connect(epd, &dst) >= 0)
-			return epd;
-		if ((errno != ECONNREFUSED && errno != ENODEV) || now() > end)
-			bail("scif_connect to %u:%u", node, port);
-		scif_close(epd);
-		usleep(200000);
-	}
-}
-
-static scif_epd_t accept_one(__u16 port)
-{
-	scif_epd_t l = scif_open(), epd;
-	struct scif_port_id peer;
-
-	if (l == SCIF_OPEN_FAILED)
-		bail("scif_open");
-	if (scif_bind(l, port) < 0 || scif_listen(l, 1) < 0)
-		bail("scif_bind/listen %u", port);
-	if (scif_accept(l, &peer, &epd, SCIF_ACCEPT_SYNC) < 0)
-		bail("scif_accept");
-	scif_close(l);
-	return epd;
-}
-
-static long vm_pin_kb(void)
-{
-	char line[256];
-	long kb = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmPin: %ld", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
-
-/* Wait up to 5 s for VmPin to reach @kb (unpinning may be deferred). */
-static long vm_pin_settles(long kb)
-{
-	long v = vm_pin_kb();
-	int i;
-
-	for (i = 0; i < 500 && v != kb; i++) {
-		usleep(10000);
-		v = vm_pin_kb();
-	}
-	return v;
 }
 
 /* Wait up to 5 s for a signalled 64-bit value (4-byte aligned at least). */
@@ -203,20 +122,6 @@ static int wait_value(void *p, __u64 want)
 	}
 	return 0;
 }
-
-#define EXPECT_ERR_SOON(call, err) \
-	do { \
-		int r_, i_, e_ = (err); \
-		for (i_ = 0; i_ < 500; i_++) { \
-			errno = 0; \
-			r_ = (call); \
-			if (r_ == -1 && errno == e_) \
-				break; \
-			usleep(10000); \
-		} \
-		tap_ok(r_ == -1 && errno == e_, "%s fails with %s (got %d, %s)", \
-		       #call, #err, r_, strerror(errno)); \
-	} while (0)
 
 /*
  * Register @n pages at @buf as contiguous windows of 1 to 8 pages at @base.
@@ -419,18 +324,6 @@ struct op {
 	size_t len, lo, ro;	/* lo: in our region or in v */
 };
 
-static size_t random_len(void)
-{
-	switch (rand() % 4) {
-	case 0:
-		return 1 + rand() % 64;
-	case 1:
-		return 1 + rand() % page;
-	default:
-		return 1 + (size_t)rand() % (12 * page);
-	}
-}
-
 static int overlap(size_t a, size_t alen, size_t b, size_t blen)
 {
 	return a < b + blen && b < a + alen;
@@ -504,7 +397,7 @@ static void test_random(struct client *cl, int iters)
 			do {
 				o->kind = rand() % 4;
 				o->flags = flagset[rand() % ARRAY_SIZE(flagset)];
-				o->len = random_len();
+				o->len = random_len(page, 12 * page);
 				o->lo = (size_t)rand() % (size - o->len + 1);
 				o->ro = (size_t)rand() % (size - o->len + 1);
 				for (j = 0; j < k && !conflicts(o, &ops[j]); j++)
@@ -688,7 +581,7 @@ static int run_client(__u16 node, __u16 port, int iters, __u64 seed)
 	struct cmd done = { OP_DONE, 0, 0, 0, 0, 0 };
 	int nwin;
 
-	cl.epd = dial(node, port);
+	cl.epd = dial_or_bail(node, port, DIAL_SECONDS);
 	xfer(cl.epd, &seed, sizeof(seed), 1);
 	srand((unsigned int)seed);
 	cl.buf = map_pages(NPAGES);
@@ -744,9 +637,18 @@ static void barrier(scif_epd_t epd)
 	xfer(epd, &b, 1, 0);
 }
 
+/* Which end of the memlock test connection a node is, and its address. */
+struct memlock_peer {
+	int server;
+	__u16 node;
+	__u16 port;
+};
+
 /* In a child, unprivileged, with a limit of 16 pages; symmetric. */
-static void memlock_child(int server, __u16 node, __u16 port)
+static void memlock_child(void *arg)
 {
+	const struct memlock_peer *peer = arg;
+	int server = peer->server;
 	struct rlimit rl = { 16 * page, 16 * page };
 	const char *who = server ? "server" : "client";
 	unsigned char *buf;
@@ -756,7 +658,8 @@ static void memlock_child(int server, __u16 node, __u16 port)
 		bail("setrlimit");
 	buf = map_pages(32);
 	memset(buf, server ? 0x55 : 0xaa, 32 * page);
-	epd = server ? accept_one(port) : dial(node, port);
+	epd = server ? accept_one(peer->port) :
+		       dial_or_bail(peer->node, peer->port, DIAL_SECONDS);
 	tap_ok(vm_pin_kb() == 0, "%s memlock: nothing pinned at the start", who);
 	EXPECT_EQ(scif_register(epd, buf, 8 * page, 0, RW, SCIF_MAP_FIXED), 0);
 	EXPECT_EQ(vm_pin_kb(), 8 * page / 1024);
@@ -793,38 +696,13 @@ static void memlock_child(int server, __u16 node, __u16 port)
 
 static int test_memlock(int server, __u16 node, __u16 port)
 {
-	int fds[2], st, res[2] = { 0, 0 };
-	pid_t pid;
+	struct memlock_peer peer = { server, node, port };
 
 	if (vm_pin_kb() < 0) {
 		printf("# memlock: no VmPin in /proc/self/status, skipped\n");
 		return 0;
 	}
-	if (pipe(fds))
-		bail("pipe");
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		bail("fork");
-	if (!pid) {
-		int start = tap_count, fail = tap_failed;
-
-		memlock_child(server, node, port);
-		res[0] = tap_count - start;
-		res[1] = tap_failed - fail;
-		if (write(fds[1], res, sizeof(res)) != sizeof(res))
-			_exit(2);
-		_exit(0);
-	}
-	close(fds[1]);
-	if (read(fds[0], res, sizeof(res)) != sizeof(res))
-		res[0] = 0;
-	close(fds[0]);
-	waitpid(pid, &st, 0);
-	tap_count += res[0];
-	tap_failed += res[1];
-	tap_ok(WIFEXITED(st) && !WEXITSTATUS(st) && res[0] > 0,
-	       "memlock: child finished");
+	tap_child("memlock", memlock_child, &peer);
 	return 0;
 }
 
@@ -966,7 +844,7 @@ static int run_loss_client(__u16 node, __u16 port, double limit)
 	sig = map_pages(1);
 	memset(l.buf, 1, 16 * page);
 	memset(l.v, 2, 16 * page);
-	l.epd = dial(node, port);
+	l.epd = dial_or_bail(node, port, DIAL_SECONDS);
 	if (register_windows(l.epd, l.buf, C_BASE, 16) < 1 ||
 	    scif_register(l.epd, sig, page, C_SIG, RW, SCIF_MAP_FIXED) != C_SIG)
 		bail("scif_register");

@@ -44,41 +44,7 @@ static long page;
 
 static void *map_pages(size_t n, int prot)
 {
-	void *p = mmap(NULL, n * page, prot, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
-
-	if (p == MAP_FAILED)
-		bail("mmap");
-	return p;
-}
-
-/* Pinned memory of this process in kB, from /proc/self/status. */
-static long vm_pin_kb(void)
-{
-	char line[256];
-	long kb = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmPin: %ld", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
-
-/* Wait up to 5 s for VmPin to reach @kb (unregistering is asynchronous). */
-static long vm_pin_settles(long kb)
-{
-	long now = vm_pin_kb();
-	int i;
-
-	for (i = 0; i < 500 && now != kb; i++) {
-		usleep(10000);
-		now = vm_pin_kb();
-	}
-	return now;
+	return map_anon(n * page, prot);
 }
 
 /* Wait up to 5 s for a signalled 64-bit value. */
@@ -93,24 +59,6 @@ static int wait_value(__u64 *p, __u64 want)
 	}
 	return 0;
 }
-
-/*
- * A call that must fail with @err once an asynchronous change (the peer
- * closing, a window going away) has arrived: retried for up to 5 s.
- */
-#define EXPECT_ERR_SOON(call, err) \
-	do { \
-		int r_, i_, e_ = (err); \
-		for (i_ = 0; i_ < 500; i_++) { \
-			errno = 0; \
-			r_ = (call); \
-			if (r_ == -1 && errno == e_) \
-				break; \
-			usleep(10000); \
-		} \
-		tap_ok(r_ == -1 && errno == e_, "%s fails with %s (got %d, %s)", \
-		       #call, #err, r_, strerror(errno)); \
-	} while (0)
 
 static void test_errors(void)
 {
@@ -326,18 +274,6 @@ static int register_windows(struct side *s)
 	return nwin;
 }
 
-static size_t random_len(size_t max)
-{
-	switch (rand() % 4) {
-	case 0:
-		return 1 + rand() % 64;
-	case 1:
-		return 1 + rand() % page;
-	default:
-		return 1 + (size_t)rand() % max;
-	}
-}
-
 static void test_random(int iters)
 {
 	static const int flagset[] = { 0, SCIF_RMA_USECPU, SCIF_RMA_SYNC,
@@ -378,7 +314,7 @@ static void test_random(int iters)
 		peer = me == &sd[0] ? &sd[1] : &sd[0];
 		op = rand() % 4;
 		flags = flagset[rand() % ARRAY_SIZE(flagset)];
-		len = random_len(6 * page);
+		len = random_len(page, 6 * page);
 		lo = (size_t)rand() % (size - len + 1);
 		ro = (size_t)rand() % (size - len + 1);
 		switch (op) {
@@ -486,7 +422,7 @@ static void test_random(int iters)
 }
 
 /* In a child: drop privilege, lower RLIMIT_MEMLOCK to 16 pages. */
-static void memlock_child(void)
+static void memlock_child(void *arg)
 {
 	struct rlimit rl = { 16 * page, 16 * page };
 	char *buf;
@@ -494,6 +430,7 @@ static void memlock_child(void)
 	off_t o1, o2;
 	long base;
 
+	(void)arg;
 	if (setrlimit(RLIMIT_MEMLOCK, &rl))
 		bail("setrlimit");
 	if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
@@ -529,38 +466,11 @@ static void memlock_child(void)
 
 static void test_memlock(void)
 {
-	int fds[2], st, res[2] = { 0, 0 };
-	pid_t pid;
-
 	if (vm_pin_kb() < 0) {
 		printf("# memlock: no VmPin in /proc/self/status, skipped\n");
 		return;
 	}
-	if (pipe(fds))
-		bail("pipe");
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		bail("fork");
-	if (!pid) {
-		int start = tap_count, fail = tap_failed;
-
-		memlock_child();
-		res[0] = tap_count - start;
-		res[1] = tap_failed - fail;
-		if (write(fds[1], res, sizeof(res)) != sizeof(res))
-			_exit(2);
-		_exit(0);
-	}
-	close(fds[1]);
-	if (read(fds[0], res, sizeof(res)) != sizeof(res))
-		res[0] = 0;
-	close(fds[0]);
-	waitpid(pid, &st, 0);
-	tap_count += res[0];
-	tap_failed += res[1];
-	tap_ok(WIFEXITED(st) && !WEXITSTATUS(st) && res[0] > 0,
-	       "memlock: child finished");
+	tap_child("memlock", memlock_child, NULL);
 }
 
 int main(int argc, char **argv)

@@ -12,20 +12,12 @@
 
 #include "scif_test.h"
 
-static __u64 next(__u64 *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 static void fill(__u64 *buf, size_t words, __u64 *state)
 {
 	size_t i;
 
 	for (i = 0; i < words; i++)
-		buf[i] = next(state);
+		buf[i] = xorshift64(state);
 }
 
 static __u64 mix(__u64 sum, const __u64 *buf, size_t words)
@@ -35,14 +27,6 @@ static __u64 mix(__u64 sum, const __u64 *buf, size_t words)
 	for (i = 0; i < words; i++)
 		sum = (sum ^ buf[i]) * 0x100000001b3ull;
 	return sum;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static int sender(scif_epd_t e, __u64 total, int chunk)

@@ -26,7 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PROG_NAME "scif-tcp-bench"
+#include "scif_util.h"
+
 #define CHUNK	65536
 
 enum { OP_ECHO = 1, OP_DISCARD = 3 };
@@ -36,20 +38,6 @@ struct hdr {
 	__u32 size;
 	__u64 count;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "scif-tcp-bench: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 /* Move exactly @len bytes; 0 on success, -1 on error or end of stream. */
 static int xfer(int fd, void *buf, size_t len, int out)

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers shared by the userspace SCIF test and benchmark programs,
+ * whether they print TAP (those include scif_test.h, which includes this)
+ * or not. Nothing here keeps state, so a program may use any subset.
+ *
+ * The helpers below leave reporting a failure to their caller, except
+ * die() and dial_or_die(): those exist only in a program that defines
+ * PROG_NAME, the prefix of their messages, before including this header.
+ */
+#ifndef SCIF_UTIL_H
+#define SCIF_UTIL_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scif.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+/* Seconds on the monotonic clock. */
+static inline double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One step of the xorshift64 generator; *@s must not be 0. */
+static inline __u64 xorshift64(__u64 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * A random RMA length from rand(): a quarter of the time at most 64 bytes,
+ * a quarter at most one page of @page bytes, otherwise at most @max bytes.
+ */
+static inline size_t random_len(long page, size_t max)
+{
+	switch (rand() % 4) {
+	case 0:
+		return 1 + rand() % 64;
+	case 1:
+		return 1 + rand() % page;
+	default:
+		return 1 + (size_t)rand() % max;
+	}
+}
+
+/* VmPin of this process in kB, from /proc/self/status; -1 if unknown. */
+static inline long vm_pin_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmPin: %ld", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * Call @get every 10 ms, for up to 5 s, until it returns @want (pages are
+ * often unpinned a little after the call that releases them). Returns the
+ * last value read.
+ */
+static inline long settles(long (*get)(void), long want)
+{
+	long v = get();
+	int i;
+
+	for (i = 0; i < 500 && v != want; i++) {
+		usleep(10000);
+		v = get();
+	}
+	return v;
+}
+
+/* Wait up to 5 s for VmPin to reach @kb. */
+static inline long vm_pin_settles(long kb)
+{
+	return settles(vm_pin_kb, kb);
+}
+
+/*
+ * Connect a new endpoint to @node:@port. As long as the peer is not
+ * listening yet (ECONNREFUSED) or its node is not up yet (ENODEV), try
+ * again every 200 ms until @seconds have passed. Returns the endpoint, or
+ * SCIF_OPEN_FAILED with errno set and *@what naming the call that failed.
+ */
+static inline scif_epd_t dial_retry(__u16 node, __u16 port, int seconds,
+				    const char **what)
+{
+	struct scif_port_id dst = { .node = node, .port = port };
+	double end = now() + seconds;
+	scif_epd_t epd;
+
+	for (;;) {
+		epd = scif_open();
+		if (epd == SCIF_OPEN_FAILED) {
+			*what = "scif_open";
+			return SCIF_OPEN_FAILED;
+		}
+		if (scif_connect(epd, &dst) >= 0)
+			return epd;
+		if ((errno != ECONNREFUSED && errno != ENODEV) || now() > end) {
+			int err = errno;
+
+			scif_close(epd);
+			errno = err;
+			*what = "scif_connect";
+			return SCIF_OPEN_FAILED;
+		}
+		scif_close(epd);
+		usleep(200000);
+	}
+}
+
+#ifdef PROG_NAME
+/* Report the failed call @what with errno on stderr and exit 1. */
+static inline void die(const char *what)
+{
+	fprintf(stderr, PROG_NAME ": %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+/* dial_retry(), exiting through die() when it fails. */
+static inline scif_epd_t dial_or_die(__u16 node, __u16 port, int seconds)
+{
+	const char *what;
+	scif_epd_t epd = dial_retry(node, port, seconds, &what);
+
+	if (epd == SCIF_OPEN_FAILED)
+		die(what);
+	return epd;
+}
+#endif
+
+#endif /* SCIF_UTIL_H */
