@@ -32,21 +32,13 @@
 
 /**
  * struct dma_ctx - two nodes, a connected pair and a buffer on each side
- * @a: node 0
- * @b: node 1
- * @pair: the link
- * @c: endpoint on @a
- * @s: its peer on @b
- * @cbuf: @DMA_PAGES pages of @c's side, registered at %LBASE
- * @sbuf: @DMA_PAGES pages of @s's side, registered at %RBASE
+ * @n: the nodes, their link, and endpoint c on node 0 connected to s on 1
+ * @cbuf: @DMA_PAGES pages of n.c's side, registered at %LBASE
+ * @sbuf: @DMA_PAGES pages of n.s's side, registered at %RBASE
  * @v: @DMA_PAGES pages for the v* calls
  */
 struct dma_ctx {
-	struct scif_instance *a;
-	struct scif_instance *b;
-	struct scif_sim_pair *pair;
-	scif_epd_t c;
-	scif_epd_t s;
+	struct scif_kt_nodes n;
 	u8 *cbuf;
 	u8 *sbuf;
 	u8 *v;
@@ -92,21 +84,16 @@ static int dma_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	test->priv = ctx;
 	scif_dma_configure(2, 1);
-	ctx->a = scif_instance_create("kunit_dma_a", 0);
-	ctx->b = scif_instance_create("kunit_dma_b", 1);
-	KUNIT_ASSERT_NOT_NULL(test, ctx->a);
-	KUNIT_ASSERT_NOT_NULL(test, ctx->b);
-	ctx->pair = scif_sim_pair_create(ctx->a, ctx->b, 1024);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx->pair));
-	scif_kt_pair(test, ctx->a, ctx->b, 1, &ctx->c, &ctx->s);
+	scif_kt_nodes_up(test, &ctx->n, "kunit_dma_a", "kunit_dma_b", 1024);
+	scif_kt_nodes_connect(test, &ctx->n);
 	ctx->cbuf = vmalloc(SIZE);
 	ctx->sbuf = vmalloc(SIZE);
 	ctx->v = vmalloc(SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->cbuf);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->sbuf);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->v);
-	reg_run(test, ctx->c, ctx->cbuf, LBASE);
-	reg_run(test, ctx->s, ctx->sbuf, RBASE);
+	reg_run(test, ctx->n.c, ctx->cbuf, LBASE);
+	reg_run(test, ctx->n.s, ctx->sbuf, RBASE);
 	return 0;
 }
 
@@ -114,14 +101,7 @@ static void dma_exit(struct kunit *test)
 {
 	struct dma_ctx *ctx = test->priv;
 
-	if (ctx->c)
-		scif_close(ctx->c);
-	if (ctx->s)
-		scif_close(ctx->s);
-	if (!IS_ERR_OR_NULL(ctx->pair))
-		scif_sim_pair_destroy(ctx->pair);
-	scif_instance_destroy(ctx->a);
-	scif_instance_destroy(ctx->b);
+	scif_kt_nodes_down(&ctx->n);
 	vfree(ctx->cbuf);
 	vfree(ctx->sbuf);
 	vfree(ctx->v);
@@ -146,15 +126,16 @@ static int one_rma(struct dma_ctx *ctx, int op, size_t lo, size_t ro,
 {
 	switch (op) {
 	case 0:
-		return scif_writeto(ctx->c, LBASE + lo, len, RBASE + ro, flags);
+		return scif_writeto(ctx->n.c, LBASE + lo, len, RBASE + ro,
+				    flags);
 	case 1:
-		return scif_readfrom(ctx->c, LBASE + lo, len, RBASE + ro,
+		return scif_readfrom(ctx->n.c, LBASE + lo, len, RBASE + ro,
 				     flags);
 	case 2:
-		return scif_vwriteto(ctx->c, ctx->v + lo, len, RBASE + ro,
+		return scif_vwriteto(ctx->n.c, ctx->v + lo, len, RBASE + ro,
 				     flags);
 	default:
-		return scif_vreadfrom(ctx->c, ctx->v + lo, len, RBASE + ro,
+		return scif_vreadfrom(ctx->n.c, ctx->v + lo, len, RBASE + ro,
 				      flags);
 	}
 }
@@ -196,7 +177,7 @@ static void dma_channels_used(struct kunit *test)
 
 	scif_dma_get_stats(&st0);
 	fill(ctx);
-	KUNIT_ASSERT_EQ(test, scif_writeto(ctx->c, LBASE, SIZE, RBASE,
+	KUNIT_ASSERT_EQ(test, scif_writeto(ctx->n.c, LBASE, SIZE, RBASE,
 					   SCIF_RMA_SYNC), 0);
 	KUNIT_EXPECT_TRUE(test, rma_landed(ctx, 0, 0, 0, SIZE));
 	scif_dma_get_stats(&st1);
@@ -204,7 +185,7 @@ static void dma_channels_used(struct kunit *test)
 			    "no dmaengine channel (is swdma.ko there?)");
 	KUNIT_EXPECT_EQ(test, st1.dma_bytes - st0.dma_bytes, (u64)SIZE);
 	/* USECPU stays off the engines. */
-	KUNIT_ASSERT_EQ(test, scif_readfrom(ctx->c, LBASE, SIZE, RBASE,
+	KUNIT_ASSERT_EQ(test, scif_readfrom(ctx->n.c, LBASE, SIZE, RBASE,
 					    SCIF_RMA_USECPU), 0);
 	scif_dma_get_stats(&st0);
 	KUNIT_EXPECT_EQ(test, st0.dma_bytes, st1.dma_bytes);
@@ -254,7 +235,7 @@ static void dma_async_fence(struct kunit *test)
 						      lo[k], lo[k], len[k], 0),
 					0);
 		}
-		fence_self(test, ctx->c);
+		fence_self(test, ctx->n.c);
 		for (k = 1; k < 8; k++)
 			KUNIT_ASSERT_TRUE_MSG(test,
 					      rma_landed(ctx, (round + k) % 4,
@@ -265,10 +246,10 @@ static void dma_async_fence(struct kunit *test)
 	/* A signal after async writes: the data is there when it lands. */
 	fill(ctx);
 	*flag = 0;
-	KUNIT_ASSERT_EQ(test, scif_writeto(ctx->c, LBASE + PAGE_SIZE,
+	KUNIT_ASSERT_EQ(test, scif_writeto(ctx->n.c, LBASE + PAGE_SIZE,
 					   SIZE - PAGE_SIZE, RBASE + PAGE_SIZE,
 					   0), 0);
-	KUNIT_ASSERT_EQ(test, scif_fence_signal(ctx->c, LBASE, 0x77, 0, 0,
+	KUNIT_ASSERT_EQ(test, scif_fence_signal(ctx->n.c, LBASE, 0x77, 0, 0,
 						SCIF_FENCE_INIT_SELF |
 						SCIF_SIGNAL_LOCAL), 0);
 	for (k = 0; k < 500 && READ_ONCE(*flag) != 0x77; k++)
@@ -278,10 +259,11 @@ static void dma_async_fence(struct kunit *test)
 					   SIZE - PAGE_SIZE));
 	/* A peer fence covers our async RMAs too. */
 	fill(ctx);
-	KUNIT_ASSERT_EQ(test, scif_readfrom(ctx->c, LBASE, SIZE, RBASE, 0), 0);
-	KUNIT_ASSERT_EQ(test, scif_fence_mark(ctx->s, SCIF_FENCE_INIT_PEER,
+	KUNIT_ASSERT_EQ(test, scif_readfrom(ctx->n.c, LBASE, SIZE, RBASE, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, scif_fence_mark(ctx->n.s, SCIF_FENCE_INIT_PEER,
 					      &k), 0);
-	KUNIT_ASSERT_EQ(test, scif_fence_wait(ctx->s, k), 0);
+	KUNIT_ASSERT_EQ(test, scif_fence_wait(ctx->n.s, k), 0);
 	KUNIT_EXPECT_TRUE(test, rma_landed(ctx, 1, 0, 0, SIZE));
 }
 
@@ -306,7 +288,7 @@ static void dma_ordered(struct kunit *test)
 		memset(ctx->sbuf, 0, SIZE);
 		ctx->cbuf[lo + len - 1] |= 1;
 		last = ctx->sbuf + lo + len - 1;
-		KUNIT_ASSERT_EQ(test, scif_writeto(ctx->c, LBASE + lo, len,
+		KUNIT_ASSERT_EQ(test, scif_writeto(ctx->n.c, LBASE + lo, len,
 						   RBASE + lo,
 						   SCIF_RMA_ORDERED), 0);
 		end = jiffies + 10 * HZ;
@@ -317,7 +299,7 @@ static void dma_ordered(struct kunit *test)
 		KUNIT_ASSERT_TRUE_MSG(test, rma_landed(ctx, 0, lo, lo, len),
 				      "round %d lo %zu len %zu", round, lo,
 				      len);
-		fence_self(test, ctx->c);
+		fence_self(test, ctx->n.c);
 	}
 }
 
@@ -349,7 +331,7 @@ static void dma_align(struct kunit *test)
 		fill(ctx);
 		KUNIT_ASSERT_EQ(test, one_rma(ctx, op, lo, ro, len,
 					      i % 3 ? SCIF_RMA_SYNC : 0), 0);
-		fence_self(test, ctx->c);
+		fence_self(test, ctx->n.c);
 		KUNIT_ASSERT_TRUE_MSG(test, rma_landed(ctx, op, lo, ro, len),
 				      "op %d lo %zu ro %zu len %zu", op, lo,
 				      ro, len);
@@ -369,11 +351,11 @@ static void dma_fallback(struct kunit *test)
 	scif_dma_get_stats(&st0);
 	KUNIT_EXPECT_EQ(test, st0.channels, 0U);
 	fill(ctx);
-	KUNIT_ASSERT_EQ(test, scif_writeto(ctx->c, LBASE + 5, SIZE - 9,
+	KUNIT_ASSERT_EQ(test, scif_writeto(ctx->n.c, LBASE + 5, SIZE - 9,
 					   RBASE + 3, 0), 0);
 	/* The CPU path is synchronous: no fence needed. */
 	KUNIT_EXPECT_TRUE(test, rma_landed(ctx, 0, 5, 3, SIZE - 9));
-	KUNIT_ASSERT_EQ(test, scif_vreadfrom(ctx->c, ctx->v + 1, SIZE - 1,
+	KUNIT_ASSERT_EQ(test, scif_vreadfrom(ctx->n.c, ctx->v + 1, SIZE - 1,
 					     RBASE, SCIF_RMA_ORDERED), 0);
 	KUNIT_EXPECT_TRUE(test, rma_landed(ctx, 3, 1, 0, SIZE - 1));
 	scif_dma_get_stats(&st1);
@@ -382,7 +364,7 @@ static void dma_fallback(struct kunit *test)
 
 	scif_dma_configure(2, 1);
 	fill(ctx);
-	KUNIT_ASSERT_EQ(test, scif_readfrom(ctx->c, LBASE, SIZE, RBASE,
+	KUNIT_ASSERT_EQ(test, scif_readfrom(ctx->n.c, LBASE, SIZE, RBASE,
 					    SCIF_RMA_SYNC), 0);
 	KUNIT_EXPECT_TRUE(test, rma_landed(ctx, 1, 0, 0, SIZE));
 	scif_dma_get_stats(&st0);
@@ -408,7 +390,7 @@ static void dma_aborted_redone(struct kunit *test)
 						      k * SIZE / 4, SIZE / 4,
 						      0), 0);
 		scif_dma_configure(2, 1);
-		fence_self(test, ctx->c);
+		fence_self(test, ctx->n.c);
 		for (k = 0; k < 4; k++)
 			KUNIT_ASSERT_TRUE_MSG(test,
 					      rma_landed(ctx, k, k * SIZE / 4,
@@ -428,7 +410,7 @@ static void dma_aborted_redone(struct kunit *test)
 static void dma_many_async(struct kunit *test)
 {
 	struct dma_ctx *ctx = test->priv;
-	struct scif_endpt *c = ctx->c;
+	struct scif_endpt *c = ctx->n.c;
 	unsigned int most = 0, n;
 	int i;
 
@@ -442,7 +424,7 @@ static void dma_many_async(struct kunit *test)
 		spin_unlock(&c->rma.ilock);
 		most = max(most, n);
 	}
-	fence_self(test, ctx->c);
+	fence_self(test, ctx->n.c);
 	KUNIT_EXPECT_TRUE(test, rma_landed(ctx, 0, 0, 0, SIZE));
 	/* The cap is 256, give or take the callers racing for the last slot. */
 	KUNIT_EXPECT_LE(test, most, 257U);
@@ -457,22 +439,22 @@ static void dma_close_inflight(struct kunit *test)
 
 	for (k = 0; k < 16; k++)
 		KUNIT_ASSERT_EQ(test, one_rma(ctx, k % 4, 0, 0, SIZE, 0), 0);
-	KUNIT_EXPECT_EQ(test, scif_close(ctx->c), 0);
-	ctx->c = NULL;
-	scif_sim_settle(ctx->pair);
-	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->s, RBASE, SIZE, LBASE, 0),
+	KUNIT_EXPECT_EQ(test, scif_close(ctx->n.c), 0);
+	ctx->n.c = NULL;
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.s, RBASE, SIZE, LBASE, 0),
 			-ECONNRESET);
-	scif_close(ctx->s);
-	ctx->s = NULL;
+	scif_close(ctx->n.s);
+	ctx->n.s = NULL;
 
 	/* A new pair, then the link goes away under async transfers. */
-	scif_kt_pair(test, ctx->a, ctx->b, 1, &ctx->c, &ctx->s);
-	reg_run(test, ctx->c, ctx->cbuf, LBASE);
-	reg_run(test, ctx->s, ctx->sbuf, RBASE);
-	scif_sim_settle(ctx->pair);
+	scif_kt_nodes_connect(test, &ctx->n);
+	reg_run(test, ctx->n.c, ctx->cbuf, LBASE);
+	reg_run(test, ctx->n.s, ctx->sbuf, RBASE);
+	scif_sim_settle(ctx->n.pair);
 	for (k = 0; k < 16; k++)
 		KUNIT_ASSERT_EQ(test, one_rma(ctx, k % 4, 0, 0, SIZE, 0), 0);
-	scif_sim_pair_down(ctx->pair);
+	scif_sim_pair_down(ctx->n.pair);
 	KUNIT_EXPECT_LT(test, one_rma(ctx, 0, 0, 0, SIZE, 0), 0);
 	/* Closing drains what is left (dma_exit closes). */
 }

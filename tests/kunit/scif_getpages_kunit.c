@@ -27,19 +27,12 @@
 
 /**
  * struct gp_ctx - two nodes, a connected pair and the server's buffer
- * @a: node 0
- * @b: node 1
- * @pair: the link
- * @c: endpoint on @a, the one calling scif_get_pages()
- * @s: its peer on @b, owner of the windows
- * @sbuf: @GP_PAGES pages of @s
+ * @n: the nodes and their link; n.c on node 0 calls scif_get_pages(), its
+ *     peer n.s on node 1 owns the windows
+ * @sbuf: @GP_PAGES pages of n.s
  */
 struct gp_ctx {
-	struct scif_instance *a;
-	struct scif_instance *b;
-	struct scif_sim_pair *pair;
-	scif_epd_t c;
-	scif_epd_t s;
+	struct scif_kt_nodes n;
 	u8 *sbuf;
 };
 
@@ -49,13 +42,8 @@ static int gp_init(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	test->priv = ctx;
-	ctx->a = scif_instance_create("kunit_gp_a", 0);
-	ctx->b = scif_instance_create("kunit_gp_b", 1);
-	KUNIT_ASSERT_NOT_NULL(test, ctx->a);
-	KUNIT_ASSERT_NOT_NULL(test, ctx->b);
-	ctx->pair = scif_sim_pair_create(ctx->a, ctx->b, 256);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx->pair));
-	scif_kt_pair(test, ctx->a, ctx->b, 1, &ctx->c, &ctx->s);
+	scif_kt_nodes_up(test, &ctx->n, "kunit_gp_a", "kunit_gp_b", 256);
+	scif_kt_nodes_connect(test, &ctx->n);
 	ctx->sbuf = vmalloc(GP_PAGES * PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->sbuf);
 	return 0;
@@ -65,14 +53,7 @@ static void gp_exit(struct kunit *test)
 {
 	struct gp_ctx *ctx = test->priv;
 
-	if (ctx->c)
-		scif_close(ctx->c);
-	if (ctx->s)
-		scif_close(ctx->s);
-	if (!IS_ERR_OR_NULL(ctx->pair))
-		scif_sim_pair_destroy(ctx->pair);
-	scif_instance_destroy(ctx->a);
-	scif_instance_destroy(ctx->b);
+	scif_kt_nodes_down(&ctx->n);
 	vfree(ctx->sbuf);
 }
 
@@ -86,17 +67,17 @@ static off_t reg(scif_epd_t ep, void *addr, size_t pages, off_t off,
 /* The server's windows: [0, 4) read-write, [4, 6) read-only. */
 static void gp_windows(struct kunit *test, struct gp_ctx *ctx)
 {
-	KUNIT_ASSERT_EQ(test, reg(ctx->s, ctx->sbuf, 4, 0, RW), 0);
-	KUNIT_ASSERT_EQ(test, reg(ctx->s, ctx->sbuf + 4 * PAGE_SIZE, 2,
+	KUNIT_ASSERT_EQ(test, reg(ctx->n.s, ctx->sbuf, 4, 0, RW), 0);
+	KUNIT_ASSERT_EQ(test, reg(ctx->n.s, ctx->sbuf + 4 * PAGE_SIZE, 2,
 				  4 * PAGE_SIZE, SCIF_PROT_READ),
 			4 * PAGE_SIZE);
-	scif_sim_settle(ctx->pair);
+	scif_sim_settle(ctx->n.pair);
 }
 
 static void gp_errors(struct kunit *test)
 {
 	struct gp_ctx *ctx = test->priv;
-	scif_epd_t lone = scif_instance_open(ctx->a);
+	scif_epd_t lone = scif_instance_open(ctx->n.a);
 	struct scif_range *r = NULL, fake = {};
 
 	gp_windows(test, ctx);
@@ -105,28 +86,28 @@ static void gp_errors(struct kunit *test)
 			-ENOTCONN);
 	scif_close(lone);
 	KUNIT_EXPECT_EQ(test, scif_get_pages(NULL, 0, PAGE_SIZE, &r), -EBADF);
-	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->c, 100, PAGE_SIZE, &r),
+	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, 100, PAGE_SIZE, &r),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->c, -PAGE_SIZE, PAGE_SIZE,
+	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, -PAGE_SIZE, PAGE_SIZE,
 					     &r), -EINVAL);
-	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->c, 0, 100, &r), -EINVAL);
-	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->c, 0, 0, &r), -EINVAL);
-	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->c, 0, PAGE_SIZE, NULL),
+	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, 0, 100, &r), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, 0, 0, &r), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, 0, PAGE_SIZE, NULL),
 			-EINVAL);
 	/* Nothing there; past a window's end, even into the next window. */
-	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->c, 16 * PAGE_SIZE,
+	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, 16 * PAGE_SIZE,
 					     PAGE_SIZE, &r), -ENXIO);
-	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->c, 3 * PAGE_SIZE,
+	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, 3 * PAGE_SIZE,
 					     2 * PAGE_SIZE, &r), -ENXIO);
-	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->c, 5 * PAGE_SIZE,
+	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, 5 * PAGE_SIZE,
 					     2 * PAGE_SIZE, &r), -ENXIO);
-	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->c, S64_MAX & PAGE_MASK,
+	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, S64_MAX & PAGE_MASK,
 					     2 * PAGE_SIZE, &r), -ENXIO);
 	KUNIT_EXPECT_NULL(test, r);
 	/* Only ranges of ours, and each once. */
 	KUNIT_EXPECT_EQ(test, scif_put_pages(NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, scif_put_pages(&fake), -EINVAL);
-	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->c, 0, PAGE_SIZE, &r), 0);
+	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->n.c, 0, PAGE_SIZE, &r), 0);
 	fake = *r;
 	KUNIT_EXPECT_EQ(test, scif_put_pages(&fake), -EINVAL);
 	KUNIT_EXPECT_EQ(test, scif_put_pages(r), 0);
@@ -143,7 +124,7 @@ static void gp_addresses(struct kunit *test)
 	memset(ctx->sbuf, 0, GP_PAGES * PAGE_SIZE);
 	for (i = 0; i < 6; i++)
 		ctx->sbuf[i * PAGE_SIZE + 7] = 0x10 + i;
-	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->c, PAGE_SIZE, 3 * PAGE_SIZE,
+	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->n.c, PAGE_SIZE, 3 * PAGE_SIZE,
 					     &r), 0);
 	KUNIT_EXPECT_EQ(test, r->nr_pages, 3);
 	KUNIT_EXPECT_EQ(test, r->prot_flags, RW);
@@ -158,7 +139,7 @@ static void gp_addresses(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, scif_put_pages(r), 0);
 	/* The read-only window reports its rights. */
-	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->c, 4 * PAGE_SIZE,
+	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->n.c, 4 * PAGE_SIZE,
 					     2 * PAGE_SIZE, &r), 0);
 	KUNIT_EXPECT_EQ(test, r->prot_flags, SCIF_PROT_READ);
 	KUNIT_EXPECT_EQ(test, readb(r->va[1] + 7), 0x15);
@@ -171,7 +152,7 @@ static bool gp_settle_until(struct gp_ctx *ctx, struct maple_tree *mt,
 	int i;
 
 	for (i = 0; i < 500; i++) {
-		scif_sim_settle(ctx->pair);
+		scif_sim_settle(ctx->n.pair);
 		if (!!scif_wtree_find(mt, 0) == want)
 			return true;
 		msleep(20);
@@ -182,41 +163,42 @@ static bool gp_settle_until(struct gp_ctx *ctx, struct maple_tree *mt,
 static void gp_unregister_deferred(struct kunit *test)
 {
 	struct gp_ctx *ctx = test->priv;
-	struct scif_endpt *c = ctx->c, *s = ctx->s;
+	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
 	struct scif_range *r;
 
 	gp_windows(test, ctx);
-	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->c, 0, 2 * PAGE_SIZE, &r), 0);
-	KUNIT_ASSERT_EQ(test, scif_unregister(ctx->s, 0, 4 * PAGE_SIZE), 0);
-	scif_sim_settle(ctx->pair);
+	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->n.c, 0, 2 * PAGE_SIZE, &r),
+			0);
+	KUNIT_ASSERT_EQ(test, scif_unregister(ctx->n.s, 0, 4 * PAGE_SIZE), 0);
+	scif_sim_settle(ctx->n.pair);
 	KUNIT_EXPECT_NULL(test, scif_wtree_find(&c->rma.remote, 0));
-	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->c, 0, PAGE_SIZE, &r),
+	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, 0, PAGE_SIZE, &r),
 			-ENXIO);
 	/* The server keeps the offsets and the pages while the range is out. */
 	msleep(100);
-	scif_sim_settle(ctx->pair);
+	scif_sim_settle(ctx->n.pair);
 	KUNIT_EXPECT_NOT_NULL(test, scif_wtree_find(&s->rma.local, 0));
-	KUNIT_EXPECT_EQ(test, reg(ctx->s, ctx->sbuf, 1, 0, RW), -EADDRINUSE);
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.s, ctx->sbuf, 1, 0, RW), -EADDRINUSE);
 	KUNIT_EXPECT_EQ(test, scif_put_pages(r), 0);
 	KUNIT_EXPECT_TRUE(test, gp_settle_until(ctx, &s->rma.local, false));
-	KUNIT_EXPECT_EQ(test, reg(ctx->s, ctx->sbuf, 1, 0, RW), 0);
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.s, ctx->sbuf, 1, 0, RW), 0);
 }
 
 static void gp_close_reclaims(struct kunit *test)
 {
 	struct gp_ctx *ctx = test->priv;
-	struct scif_endpt *s = ctx->s;
+	struct scif_endpt *s = ctx->n.s;
 	struct scif_range *r1, *r2;
 
 	gp_windows(test, ctx);
-	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->c, 0, PAGE_SIZE, &r1), 0);
-	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->c, 4 * PAGE_SIZE, PAGE_SIZE,
+	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->n.c, 0, PAGE_SIZE, &r1), 0);
+	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->n.c, 4 * PAGE_SIZE, PAGE_SIZE,
 					     &r2), 0);
-	KUNIT_ASSERT_EQ(test, scif_unregister(ctx->s, 0, 4 * PAGE_SIZE), 0);
-	scif_sim_settle(ctx->pair);
+	KUNIT_ASSERT_EQ(test, scif_unregister(ctx->n.s, 0, 4 * PAGE_SIZE), 0);
+	scif_sim_settle(ctx->n.pair);
 	/* Closing with ranges out reclaims them; the peer gets its answer. */
-	KUNIT_EXPECT_EQ(test, scif_close(ctx->c), 0);
-	ctx->c = NULL;
+	KUNIT_EXPECT_EQ(test, scif_close(ctx->n.c), 0);
+	ctx->n.c = NULL;
 	KUNIT_EXPECT_EQ(test, scif_put_pages(r1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, scif_put_pages(r2), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, gp_settle_until(ctx, &s->rma.local, false));
@@ -234,21 +216,21 @@ static int gp_close(void *epd)
 static void gp_put_after_reset(struct kunit *test)
 {
 	struct gp_ctx *ctx = test->priv;
-	struct scif_endpt *s = ctx->s;
+	struct scif_endpt *s = ctx->n.s;
 	struct scif_kt_call call;
 	struct scif_range *r, *r2 = NULL;
 	bool early;
 
 	gp_windows(test, ctx);
-	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->c, 0, PAGE_SIZE, &r), 0);
-	KUNIT_ASSERT_EQ(test, scif_kt_start(&call, gp_close, ctx->s), 0);
-	ctx->s = NULL;
+	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->n.c, 0, PAGE_SIZE, &r), 0);
+	KUNIT_ASSERT_EQ(test, scif_kt_start(&call, gp_close, ctx->n.s), 0);
+	ctx->n.s = NULL;
 	early = scif_kt_join(&call, 500);
 	KUNIT_EXPECT_FALSE(test, early);
 	/* Still closing, so @s is alive: its windows wait for our answer. */
 	if (!early)
 		KUNIT_EXPECT_FALSE(test, xa_empty(&s->rma.wins));
-	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->c, 0, PAGE_SIZE, &r2),
+	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, 0, PAGE_SIZE, &r2),
 			-ECONNRESET);
 	KUNIT_EXPECT_NULL(test, r2);
 	KUNIT_EXPECT_EQ(test, scif_put_pages(r), -ENOTCONN);
@@ -262,9 +244,9 @@ static void gp_put_after_node_loss(struct kunit *test)
 	struct scif_range *r;
 
 	gp_windows(test, ctx);
-	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->c, 0, PAGE_SIZE, &r), 0);
-	scif_sim_pair_down(ctx->pair);
-	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->c, 0, PAGE_SIZE, &r),
+	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->n.c, 0, PAGE_SIZE, &r), 0);
+	scif_sim_pair_down(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, 0, PAGE_SIZE, &r),
 			-ENODEV);
 	KUNIT_EXPECT_EQ(test, scif_put_pages(r), -ENODEV);
 }

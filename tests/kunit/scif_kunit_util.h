@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the SCIF KUnit suites: connected endpoint pairs and
- * calls run in a helper thread, so that a test can block on one side while
- * it acts on the other.
+ * Helpers shared by the SCIF KUnit suites: connected endpoint pairs, two
+ * nodes joined by the simulated link, and calls run in a helper thread, so
+ * that a test can block on one side while it acts on the other.
  */
 #ifndef SCIF_KUNIT_UTIL_H
 #define SCIF_KUNIT_UTIL_H
@@ -12,8 +12,11 @@
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/scif.h>
+#include <linux/string.h>
 
+#include "scif_core.h"
 #include "scif_epd.h"
+#include "scif_link_sim.h"
 
 /**
  * struct scif_kt_call - a function run in a kernel thread
@@ -75,6 +78,47 @@ static inline int scif_kt_connect(void *arg)
 	return scif_connect(c->epd, &c->dst);
 }
 
+/**
+ * struct scif_kt_xfer - arguments of a send or recv run in a thread
+ * @epd: the endpoint
+ * @buf: the data
+ * @len: its length
+ */
+struct scif_kt_xfer {
+	scif_epd_t epd;
+	u8 *buf;
+	int len;
+};
+
+/* A blocking scif_send() of a &struct scif_kt_xfer, for scif_kt_start(). */
+static inline int scif_kt_send(void *arg)
+{
+	struct scif_kt_xfer *x = arg;
+
+	return scif_send(x->epd, x->buf, x->len, SCIF_SEND_BLOCK);
+}
+
+/*
+ * Send @x in a thread while this one receives as many bytes on @rx into
+ * @in, then check that all of it arrived unchanged. A short receive
+ * flushes @x->epd so the sender ends too; it is given @ms to finish.
+ */
+static inline void scif_kt_stream(struct kunit *test, struct scif_kt_xfer *x,
+				  scif_epd_t rx, u8 *in, unsigned int ms)
+{
+	struct scif_kt_call call;
+	int got;
+
+	KUNIT_ASSERT_EQ(test, scif_kt_start(&call, scif_kt_send, x), 0);
+	got = scif_recv(rx, in, x->len, SCIF_RECV_BLOCK);
+	if (got != x->len)
+		scif_epd_flush(x->epd);
+	KUNIT_ASSERT_TRUE(test, scif_kt_join(&call, ms));
+	KUNIT_EXPECT_EQ(test, got, x->len);
+	KUNIT_EXPECT_EQ(test, call.ret, x->len);
+	KUNIT_EXPECT_EQ(test, memcmp(in, x->buf, x->len), 0);
+}
+
 /*
  * Connect a new endpoint of @csi to a new listener of @lsi, accept, and
  * return both connected endpoints; the listener is closed again.
@@ -109,6 +153,68 @@ static inline void scif_kt_pair(struct kunit *test, struct scif_instance *csi,
 	KUNIT_EXPECT_EQ(test, peer.port, call.ret);
 	*client = conn.epd;
 	scif_close(l);
+}
+
+/**
+ * struct scif_kt_nodes - node 0 and node 1 joined by the simulated link
+ * @a: node 0
+ * @b: node 1
+ * @pair: the link between them
+ * @c: an endpoint on @a connected to @s, once scif_kt_nodes_connect() ran
+ * @s: its peer on @b
+ *
+ * Zeroed, then set up by scif_kt_nodes_up(); torn down, however far the
+ * set-up got, by scif_kt_nodes_down(). A test may clear @c or @s after it
+ * closed one itself, and may replace @pair.
+ */
+struct scif_kt_nodes {
+	struct scif_instance *a;
+	struct scif_instance *b;
+	struct scif_sim_pair *pair;
+	scif_epd_t c;
+	scif_epd_t s;
+};
+
+/*
+ * Create @n's two instances, named @name_a and @name_b, and join them by a
+ * simulated link that carries at most @chunk bytes a message. A failure
+ * ends the test; what was created is left in @n for scif_kt_nodes_down().
+ */
+static inline void scif_kt_nodes_up(struct kunit *test,
+				    struct scif_kt_nodes *n,
+				    const char *name_a, const char *name_b,
+				    size_t chunk)
+{
+	n->a = scif_instance_create(name_a, 0);
+	n->b = scif_instance_create(name_b, 1);
+	KUNIT_ASSERT_NOT_NULL(test, n->a);
+	KUNIT_ASSERT_NOT_NULL(test, n->b);
+	n->pair = scif_sim_pair_create(n->a, n->b, chunk);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(n->pair));
+}
+
+/* Connect an endpoint of node 0 to one of node 1: @n->c and @n->s. */
+static inline void scif_kt_nodes_connect(struct kunit *test,
+					 struct scif_kt_nodes *n)
+{
+	scif_kt_pair(test, n->a, n->b, 1, &n->c, &n->s);
+}
+
+/*
+ * Undo scif_kt_nodes_up() and scif_kt_nodes_connect(): close the endpoints
+ * still set, then remove the link, then destroy both instances, which
+ * takes any other endpoint on them along.
+ */
+static inline void scif_kt_nodes_down(struct scif_kt_nodes *n)
+{
+	if (n->c)
+		scif_close(n->c);
+	if (n->s)
+		scif_close(n->s);
+	if (!IS_ERR_OR_NULL(n->pair))
+		scif_sim_pair_destroy(n->pair);
+	scif_instance_destroy(n->a);
+	scif_instance_destroy(n->b);
 }
 
 #endif /* SCIF_KUNIT_UTIL_H */

@@ -21,46 +21,29 @@
 /* A small chunk size, so that streams are cut into many messages. */
 #define NODE_SIM_CHUNK	512
 
-/**
- * struct node_ctx - two nodes joined by a simulated link
- * @a: node 0
- * @b: node 1
- * @pair: the link
+/*
+ * The context is a &struct scif_kt_nodes of its own: two nodes and their
+ * link; the tests open their own endpoints, so its c and s stay NULL.
  */
-struct node_ctx {
-	struct scif_instance *a;
-	struct scif_instance *b;
-	struct scif_sim_pair *pair;
-};
-
 static int node_init(struct kunit *test)
 {
-	struct node_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	struct scif_kt_nodes *ctx = kunit_kzalloc(test, sizeof(*ctx),
+						  GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	test->priv = ctx;
-	ctx->a = scif_instance_create("kunit_a", 0);
-	ctx->b = scif_instance_create("kunit_b", 1);
-	KUNIT_ASSERT_NOT_NULL(test, ctx->a);
-	KUNIT_ASSERT_NOT_NULL(test, ctx->b);
-	ctx->pair = scif_sim_pair_create(ctx->a, ctx->b, NODE_SIM_CHUNK);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx->pair));
+	scif_kt_nodes_up(test, ctx, "kunit_a", "kunit_b", NODE_SIM_CHUNK);
 	return 0;
 }
 
 static void node_exit(struct kunit *test)
 {
-	struct node_ctx *ctx = test->priv;
-
-	if (!IS_ERR_OR_NULL(ctx->pair))
-		scif_sim_pair_destroy(ctx->pair);
-	scif_instance_destroy(ctx->a);
-	scif_instance_destroy(ctx->b);
+	scif_kt_nodes_down(test->priv);
 }
 
 static void node_ids_list_both(struct kunit *test)
 {
-	struct node_ctx *ctx = test->priv;
+	struct scif_kt_nodes *ctx = test->priv;
 	u16 nodes[4], self;
 
 	KUNIT_EXPECT_EQ(test, scif_instance_node_ids(ctx->b, nodes, 4, &self),
@@ -78,7 +61,7 @@ static void node_ids_list_both(struct kunit *test)
 
 static void connect_and_stream_across(struct kunit *test)
 {
-	struct node_ctx *ctx = test->priv;
+	struct scif_kt_nodes *ctx = test->priv;
 	int len = 200000, i;
 	scif_epd_t c, s;
 	u8 *out, *in;
@@ -103,26 +86,12 @@ static void connect_and_stream_across(struct kunit *test)
 	vfree(in);
 }
 
-struct node_xfer {
-	scif_epd_t epd;
-	u8 *buf;
-	int len;
-};
-
-static int node_kt_send(void *arg)
-{
-	struct node_xfer *x = arg;
-
-	return scif_send(x->epd, x->buf, x->len, SCIF_SEND_BLOCK);
-}
-
 /* A blocking stream many times the ring, cut into 512-byte chunks. */
 static void blocking_stream_across(struct kunit *test)
 {
-	struct node_ctx *ctx = test->priv;
-	int len = 300000, i, got;
-	struct scif_kt_call call;
-	struct node_xfer x;
+	struct scif_kt_nodes *ctx = test->priv;
+	int len = 300000, i;
+	struct scif_kt_xfer x;
 	scif_epd_t c, s;
 	u8 *in;
 
@@ -135,14 +104,7 @@ static void blocking_stream_across(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, in);
 	for (i = 0; i < len; i++)
 		x.buf[i] = i * 13 + (i >> 9);
-	KUNIT_ASSERT_EQ(test, scif_kt_start(&call, node_kt_send, &x), 0);
-	got = scif_recv(s, in, len, SCIF_RECV_BLOCK);
-	if (got != len)
-		scif_epd_flush(c);
-	KUNIT_ASSERT_TRUE(test, scif_kt_join(&call, 60000));
-	KUNIT_EXPECT_EQ(test, got, len);
-	KUNIT_EXPECT_EQ(test, call.ret, len);
-	KUNIT_EXPECT_EQ(test, memcmp(in, x.buf, len), 0);
+	scif_kt_stream(test, &x, s, in, 60000);
 	scif_close(c);
 	scif_close(s);
 	vfree(x.buf);
@@ -151,7 +113,7 @@ static void blocking_stream_across(struct kunit *test)
 
 static void connect_refused_across(struct kunit *test)
 {
-	struct node_ctx *ctx = test->priv;
+	struct scif_kt_nodes *ctx = test->priv;
 	struct scif_port_id dst = { .node = 0, .port = 4000 };
 	scif_epd_t e = scif_instance_open(ctx->b);
 
@@ -162,7 +124,7 @@ static void connect_refused_across(struct kunit *test)
 
 static void node_loss_resets_connections(struct kunit *test)
 {
-	struct node_ctx *ctx = test->priv;
+	struct scif_kt_nodes *ctx = test->priv;
 	struct scif_pollepd p;
 	scif_epd_t c, s;
 	char buf[4];
@@ -187,7 +149,7 @@ static void node_loss_resets_connections(struct kunit *test)
 
 static void connect_to_lost_node_enodev(struct kunit *test)
 {
-	struct node_ctx *ctx = test->priv;
+	struct scif_kt_nodes *ctx = test->priv;
 	struct scif_port_id dst = { .node = 0, .port = 4000 };
 	scif_epd_t e = scif_instance_open(ctx->b);
 
@@ -197,23 +159,39 @@ static void connect_to_lost_node_enodev(struct kunit *test)
 	scif_close(e);
 }
 
-static void connect_in_flight_fails_on_node_loss(struct kunit *test)
+/*
+ * Start a connect from a new endpoint @e of node 1 to a new listener @l on
+ * node 0 at @dst, and take the link down while it is in flight.
+ */
+static void node_connect_then_lose(struct kunit *test,
+				   struct scif_kt_nodes *ctx, scif_epd_t *l,
+				   scif_epd_t *e, struct scif_port_id *dst)
 {
-	struct node_ctx *ctx = test->priv;
-	struct scif_port_id dst = { .node = 0 };
-	scif_epd_t l = scif_instance_open(ctx->a), e = scif_instance_open(ctx->b);
-	struct scif_pollepd p = { .epd = e, .events = EPOLLOUT };
 	int port;
 
-	KUNIT_ASSERT_NOT_NULL(test, l);
-	KUNIT_ASSERT_NOT_NULL(test, e);
-	port = scif_bind(l, 0);
+	*l = scif_instance_open(ctx->a);
+	*e = scif_instance_open(ctx->b);
+	KUNIT_ASSERT_NOT_NULL(test, *l);
+	KUNIT_ASSERT_NOT_NULL(test, *e);
+	port = scif_bind(*l, 0);
 	KUNIT_ASSERT_GT(test, port, 0);
-	dst.port = port;
-	KUNIT_ASSERT_EQ(test, scif_listen(l, 2), 0);
-	KUNIT_EXPECT_EQ(test, scif_epd_connect_nb(e, &dst), -EINPROGRESS);
+	dst->node = 0;
+	dst->port = port;
+	KUNIT_ASSERT_EQ(test, scif_listen(*l, 2), 0);
+	KUNIT_EXPECT_EQ(test, scif_epd_connect_nb(*e, dst), -EINPROGRESS);
 	scif_sim_settle(ctx->pair);
 	scif_sim_pair_down(ctx->pair);
+}
+
+static void connect_in_flight_fails_on_node_loss(struct kunit *test)
+{
+	struct scif_kt_nodes *ctx = test->priv;
+	struct scif_pollepd p = { .events = EPOLLOUT };
+	struct scif_port_id dst;
+	scif_epd_t l, e;
+
+	node_connect_then_lose(test, ctx, &l, &e, &dst);
+	p.epd = e;
 	KUNIT_EXPECT_EQ(test, scif_poll(&p, 1, 0), 1);
 	KUNIT_EXPECT_EQ(test, scif_connect(e, &dst), -ENODEV);
 	scif_close(e);
@@ -222,21 +200,11 @@ static void connect_in_flight_fails_on_node_loss(struct kunit *test)
 
 static void accept_from_lost_node_enodev(struct kunit *test)
 {
-	struct node_ctx *ctx = test->priv;
-	struct scif_port_id dst = { .node = 0 }, peer;
-	scif_epd_t l = scif_instance_open(ctx->a), e = scif_instance_open(ctx->b);
-	scif_epd_t n;
-	int port;
+	struct scif_kt_nodes *ctx = test->priv;
+	struct scif_port_id dst, peer;
+	scif_epd_t l, e, n;
 
-	KUNIT_ASSERT_NOT_NULL(test, l);
-	KUNIT_ASSERT_NOT_NULL(test, e);
-	port = scif_bind(l, 0);
-	KUNIT_ASSERT_GT(test, port, 0);
-	dst.port = port;
-	KUNIT_ASSERT_EQ(test, scif_listen(l, 2), 0);
-	KUNIT_EXPECT_EQ(test, scif_epd_connect_nb(e, &dst), -EINPROGRESS);
-	scif_sim_settle(ctx->pair);
-	scif_sim_pair_down(ctx->pair);
+	node_connect_then_lose(test, ctx, &l, &e, &dst);
 	KUNIT_EXPECT_EQ(test, scif_accept(l, &peer, &n, 0), -ENODEV);
 	KUNIT_EXPECT_EQ(test, scif_accept(l, &peer, &n, 0), -EAGAIN);
 	scif_close(e);
@@ -276,7 +244,7 @@ static void link_ep_ring(struct kunit *test)
 {
 	static const u32 bad[] = { 3000, SCIF_WIRE_RING_MIN / 2,
 				   SCIF_WIRE_RING_MAX * 2 };
-	struct node_ctx *ctx = test->priv;
+	struct scif_kt_nodes *ctx = test->priv;
 	struct scif_link link = {
 		.ops = &node_null_ops,
 		.max_data = NODE_SIM_CHUNK,
@@ -320,7 +288,7 @@ static void node_client_remove(struct scif_peer_dev *spdev)
 
 static void client_probe_and_remove(struct kunit *test)
 {
-	struct node_ctx *ctx = test->priv;
+	struct scif_kt_nodes *ctx = test->priv;
 	struct node_client *nc = &node_test_client;
 
 	memset(nc, 0, sizeof(*nc));

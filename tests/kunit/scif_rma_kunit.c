@@ -29,20 +29,12 @@
 
 /**
  * struct rma_ctx - two nodes, a connected pair and a buffer on each side
- * @a: node 0
- * @b: node 1
- * @pair: the link
- * @c: endpoint on @a
- * @s: its peer on @b
- * @cbuf: @RMA_PAGES pages of @c's side
- * @sbuf: @RMA_PAGES pages of @s's side
+ * @n: the nodes, their link, and endpoint c on node 0 connected to s on 1
+ * @cbuf: @RMA_PAGES pages of n.c's side
+ * @sbuf: @RMA_PAGES pages of n.s's side
  */
 struct rma_ctx {
-	struct scif_instance *a;
-	struct scif_instance *b;
-	struct scif_sim_pair *pair;
-	scif_epd_t c;
-	scif_epd_t s;
+	struct scif_kt_nodes n;
 	u8 *cbuf;
 	u8 *sbuf;
 };
@@ -53,13 +45,9 @@ static int rma_init(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	test->priv = ctx;
-	ctx->a = scif_instance_create("kunit_rma_a", 0);
-	ctx->b = scif_instance_create("kunit_rma_b", 1);
-	KUNIT_ASSERT_NOT_NULL(test, ctx->a);
-	KUNIT_ASSERT_NOT_NULL(test, ctx->b);
-	ctx->pair = scif_sim_pair_create(ctx->a, ctx->b, RMA_SIM_CHUNK);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx->pair));
-	scif_kt_pair(test, ctx->a, ctx->b, 1, &ctx->c, &ctx->s);
+	scif_kt_nodes_up(test, &ctx->n, "kunit_rma_a", "kunit_rma_b",
+			 RMA_SIM_CHUNK);
+	scif_kt_nodes_connect(test, &ctx->n);
 	ctx->cbuf = vmalloc(RMA_PAGES * PAGE_SIZE);
 	ctx->sbuf = vmalloc(RMA_PAGES * PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->cbuf);
@@ -71,14 +59,7 @@ static void rma_exit(struct kunit *test)
 {
 	struct rma_ctx *ctx = test->priv;
 
-	if (ctx->c)
-		scif_close(ctx->c);
-	if (ctx->s)
-		scif_close(ctx->s);
-	if (!IS_ERR_OR_NULL(ctx->pair))
-		scif_sim_pair_destroy(ctx->pair);
-	scif_instance_destroy(ctx->a);
-	scif_instance_destroy(ctx->b);
+	scif_kt_nodes_down(&ctx->n);
 	vfree(ctx->cbuf);
 	vfree(ctx->sbuf);
 }
@@ -98,7 +79,7 @@ static bool settle_until(struct rma_ctx *ctx, bool (*cond)(struct rma_ctx *))
 	int i;
 
 	for (i = 0; i < 500 && !cond(ctx); i++) {
-		scif_sim_settle(ctx->pair);
+		scif_sim_settle(ctx->n.pair);
 		msleep(20);
 	}
 	return cond(ctx);
@@ -111,7 +92,7 @@ static bool signal_landed(struct rma_ctx *ctx)
 
 static bool remote_gone(struct rma_ctx *ctx)
 {
-	struct scif_endpt *s = ctx->s;
+	struct scif_endpt *s = ctx->n.s;
 
 	return !scif_wtree_find(&s->rma.remote, 0);
 }
@@ -121,42 +102,42 @@ static bool remote_gone(struct rma_ctx *ctx)
 static void rma_register_errors(struct kunit *test)
 {
 	struct rma_ctx *ctx = test->priv;
-	scif_epd_t lone = scif_instance_open(ctx->a);
+	scif_epd_t lone = scif_instance_open(ctx->n.a);
 	u8 *p = ctx->cbuf;
 
 	KUNIT_ASSERT_NOT_NULL(test, lone);
 	KUNIT_EXPECT_EQ(test, reg(lone, p, 1, 0, RW, 0), -ENOTCONN);
 	scif_close(lone);
 	KUNIT_EXPECT_EQ(test, reg(NULL, p, 1, 0, RW, 0), -EBADF);
-	KUNIT_EXPECT_EQ(test, reg(ctx->c, p, 1, 0, 0, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, reg(ctx->c, p, 1, 0, 8, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, reg(ctx->c, p, 1, 0, RW, 0x100), -EINVAL);
-	KUNIT_EXPECT_EQ(test, reg(ctx->c, p, 1, -PAGE_SIZE, RW, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, reg(ctx->c, p, 1, 100, RW, FIX), -EINVAL);
-	KUNIT_EXPECT_EQ(test, reg(ctx->c, p + 1, 1, 0, RW, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, scif_register(ctx->c, p, 100, 0, RW,
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 1, 0, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 1, 0, 8, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 1, 0, RW, 0x100), -EINVAL);
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 1, -PAGE_SIZE, RW, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 1, 100, RW, FIX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p + 1, 1, 0, RW, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_register(ctx->n.c, p, 100, 0, RW,
 					    SCIF_MAP_KERNEL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, scif_register(ctx->c, p, 0, 0, RW,
+	KUNIT_EXPECT_EQ(test, scif_register(ctx->n.c, p, 0, 0, RW,
 					    SCIF_MAP_KERNEL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, reg(ctx->c, p, 4, 0x40000, RW, FIX), 0x40000);
-	KUNIT_EXPECT_EQ(test, reg(ctx->c, p, 1, 0x40000 + 3 * PAGE_SIZE, RW,
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 4, 0x40000, RW, FIX), 0x40000);
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 1, 0x40000 + 3 * PAGE_SIZE, RW,
 				  FIX), -EADDRINUSE);
 	/* Without FIXED, a taken hint is moved, not refused. */
-	KUNIT_EXPECT_EQ(test, reg(ctx->c, p, 1, 0x40000, RW, 0),
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 1, 0x40000, RW, 0),
 			0x40000 + 4 * PAGE_SIZE);
 	/* Unregister: whole windows only, all or nothing. */
-	KUNIT_EXPECT_EQ(test, scif_unregister(ctx->c, 0x40000, PAGE_SIZE),
+	KUNIT_EXPECT_EQ(test, scif_unregister(ctx->n.c, 0x40000, PAGE_SIZE),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, scif_unregister(ctx->c, -PAGE_SIZE, PAGE_SIZE),
+	KUNIT_EXPECT_EQ(test, scif_unregister(ctx->n.c, -PAGE_SIZE, PAGE_SIZE),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, scif_unregister(ctx->c, 0, PAGE_SIZE), -ENXIO);
-	KUNIT_EXPECT_EQ(test, scif_unregister(ctx->c, 0x40000,
+	KUNIT_EXPECT_EQ(test, scif_unregister(ctx->n.c, 0, PAGE_SIZE), -ENXIO);
+	KUNIT_EXPECT_EQ(test, scif_unregister(ctx->n.c, 0x40000,
 					      (size_t)-PAGE_SIZE), -ENXIO);
-	KUNIT_EXPECT_EQ(test, scif_unregister(ctx->c, 0x40000, 5 * PAGE_SIZE),
+	KUNIT_EXPECT_EQ(test, scif_unregister(ctx->n.c, 0x40000, 5 * PAGE_SIZE),
 			0);
 	/* The offsets come back once the peer confirmed. */
-	scif_sim_settle(ctx->pair);
-	KUNIT_EXPECT_EQ(test, reg(ctx->c, p, 5, 0x40000, RW, FIX), 0x40000);
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 5, 0x40000, RW, FIX), 0x40000);
 }
 
 /* Windows of 1..4 pages back to back, over @pages pages of @buf at @off. */
@@ -192,14 +173,15 @@ static void complete_rmas(struct kunit *test, scif_epd_t ep, int flags)
 static void rma_random_copies(struct kunit *test)
 {
 	struct rma_ctx *ctx = test->priv;
+	scif_epd_t c = ctx->n.c, s = ctx->n.s, ep;
 	size_t size = RMA_PAGES * PAGE_SIZE;
 	off_t lbase = 0x100000, rbase = 0x7000000;
-	u8 *v = vmalloc(size);
+	u8 *v = vmalloc(size), *dst, *src;
 	int i, flags, ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, v);
-	reg_run(test, ctx->c, ctx->cbuf, lbase, RW);
-	reg_run(test, ctx->s, ctx->sbuf, rbase, RW);
+	reg_run(test, c, ctx->cbuf, lbase, RW);
+	reg_run(test, s, ctx->sbuf, rbase, RW);
 	for (i = 0; i < 400; i++) {
 		size_t len = 1 + get_random_u32_below(size);
 		size_t lo = get_random_u32_below(size - len + 1);
@@ -210,40 +192,38 @@ static void rma_random_copies(struct kunit *test)
 		get_random_bytes(ctx->cbuf, size);
 		get_random_bytes(ctx->sbuf, size);
 		get_random_bytes(v, size);
+		/* Each case: the call, then where the data must now agree. */
 		switch (op) {
 		case 0:
-			ret = scif_writeto(ctx->c, lbase + lo, len, rbase + ro,
+			ep = c;
+			ret = scif_writeto(c, lbase + lo, len, rbase + ro,
 					   flags);
-			KUNIT_ASSERT_EQ(test, ret, 0);
-			complete_rmas(test, ctx->c, flags);
-			KUNIT_ASSERT_EQ(test, memcmp(ctx->sbuf + ro,
-						     ctx->cbuf + lo, len), 0);
+			dst = ctx->sbuf + ro;
+			src = ctx->cbuf + lo;
 			break;
 		case 1:
-			ret = scif_readfrom(ctx->c, lbase + lo, len, rbase + ro,
+			ep = c;
+			ret = scif_readfrom(c, lbase + lo, len, rbase + ro,
 					    flags);
-			KUNIT_ASSERT_EQ(test, ret, 0);
-			complete_rmas(test, ctx->c, flags);
-			KUNIT_ASSERT_EQ(test, memcmp(ctx->cbuf + lo,
-						     ctx->sbuf + ro, len), 0);
+			dst = ctx->cbuf + lo;
+			src = ctx->sbuf + ro;
 			break;
 		case 2:
-			ret = scif_vwriteto(ctx->s, v + lo, len, lbase + ro,
-					    flags);
-			KUNIT_ASSERT_EQ(test, ret, 0);
-			complete_rmas(test, ctx->s, flags);
-			KUNIT_ASSERT_EQ(test, memcmp(ctx->cbuf + ro, v + lo,
-						     len), 0);
+			ep = s;
+			ret = scif_vwriteto(s, v + lo, len, lbase + ro, flags);
+			dst = ctx->cbuf + ro;
+			src = v + lo;
 			break;
 		default:
-			ret = scif_vreadfrom(ctx->s, v + lo, len, lbase + ro,
-					     flags);
-			KUNIT_ASSERT_EQ(test, ret, 0);
-			complete_rmas(test, ctx->s, flags);
-			KUNIT_ASSERT_EQ(test, memcmp(v + lo, ctx->cbuf + ro,
-						     len), 0);
+			ep = s;
+			ret = scif_vreadfrom(s, v + lo, len, lbase + ro, flags);
+			dst = v + lo;
+			src = ctx->cbuf + ro;
 			break;
 		}
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		complete_rmas(test, ep, flags);
+		KUNIT_ASSERT_EQ(test, memcmp(dst, src, len), 0);
 	}
 	vfree(v);
 }
@@ -253,60 +233,60 @@ static void rma_copy_errors(struct kunit *test)
 	struct rma_ctx *ctx = test->priv;
 	off_t ro;
 
-	KUNIT_ASSERT_EQ(test, reg(ctx->c, ctx->cbuf, 4, 0, RW, FIX), 0);
+	KUNIT_ASSERT_EQ(test, reg(ctx->n.c, ctx->cbuf, 4, 0, RW, FIX), 0);
 	/* Two peer windows with a hole between them, one read-only. */
-	KUNIT_ASSERT_EQ(test, reg(ctx->s, ctx->sbuf, 2, 0, RW, FIX), 0);
-	ro = reg(ctx->s, ctx->sbuf + 2 * PAGE_SIZE, 2, 3 * PAGE_SIZE,
+	KUNIT_ASSERT_EQ(test, reg(ctx->n.s, ctx->sbuf, 2, 0, RW, FIX), 0);
+	ro = reg(ctx->n.s, ctx->sbuf + 2 * PAGE_SIZE, 2, 3 * PAGE_SIZE,
 		 SCIF_PROT_READ, FIX);
 	KUNIT_ASSERT_EQ(test, ro, 3 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->c, 0, PAGE_SIZE, 0, 0x40),
+	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.c, 0, PAGE_SIZE, 0, 0x40),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->c, -1, 1, 0, 0), -ENXIO);
-	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->c, 0, 1, -1, 0), -ENXIO);
-	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->c, 0, 3 * PAGE_SIZE, 0, 0),
+	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.c, -1, 1, 0, 0), -ENXIO);
+	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.c, 0, 1, -1, 0), -ENXIO);
+	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.c, 0, 3 * PAGE_SIZE, 0, 0),
 			-ENXIO);
-	KUNIT_EXPECT_EQ(test, scif_readfrom(ctx->c, 0, 5 * PAGE_SIZE, 0, 0),
+	KUNIT_EXPECT_EQ(test, scif_readfrom(ctx->n.c, 0, 5 * PAGE_SIZE, 0, 0),
 			-ENXIO);
-	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->c, 0, PAGE_SIZE, ro, 0),
+	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.c, 0, PAGE_SIZE, ro, 0),
 			-EACCES);
-	KUNIT_EXPECT_EQ(test, scif_readfrom(ctx->c, 0, PAGE_SIZE, ro, 0), 0);
-	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->c, 0, 2, (off_t)SCIF_RAS_LAST,
+	KUNIT_EXPECT_EQ(test, scif_readfrom(ctx->n.c, 0, PAGE_SIZE, ro, 0), 0);
+	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.c, 0, 2, (off_t)SCIF_RAS_LAST,
 					   0), -ENXIO);
-	KUNIT_EXPECT_EQ(test, scif_vwriteto(ctx->c, NULL, 8, 0, 0), -EFAULT);
+	KUNIT_EXPECT_EQ(test, scif_vwriteto(ctx->n.c, NULL, 8, 0, 0), -EFAULT);
 	/* Unregistered windows are gone for RMA at once. */
-	KUNIT_ASSERT_EQ(test, scif_unregister(ctx->s, 0, 2 * PAGE_SIZE), 0);
-	KUNIT_EXPECT_EQ(test, scif_readfrom(ctx->s, 0, PAGE_SIZE, 0, 0),
+	KUNIT_ASSERT_EQ(test, scif_unregister(ctx->n.s, 0, 2 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, scif_readfrom(ctx->n.s, 0, PAGE_SIZE, 0, 0),
 			-ENXIO);
-	scif_sim_settle(ctx->pair);
-	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->c, 0, PAGE_SIZE, 0, 0),
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.c, 0, PAGE_SIZE, 0, 0),
 			-ENXIO);
 }
 
 static void rma_unregister_deferred(struct kunit *test)
 {
 	struct rma_ctx *ctx = test->priv;
-	struct scif_endpt *c = ctx->c, *s = ctx->s;
+	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
 	struct scif_window *w;
 
-	KUNIT_ASSERT_EQ(test, reg(ctx->s, ctx->sbuf, 2, 0, RW, FIX), 0);
-	scif_sim_settle(ctx->pair);
+	KUNIT_ASSERT_EQ(test, reg(ctx->n.s, ctx->sbuf, 2, 0, RW, FIX), 0);
+	scif_sim_settle(ctx->n.pair);
 	/* The client holds the server's window, like an RMA in flight would. */
 	mutex_lock(&c->rma.lock);
 	w = scif_wtree_find(&c->rma.remote, 0);
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	scif_win_get(w);
 	mutex_unlock(&c->rma.lock);
-	KUNIT_ASSERT_EQ(test, scif_unregister(ctx->s, 0, 2 * PAGE_SIZE), 0);
-	scif_sim_settle(ctx->pair);
+	KUNIT_ASSERT_EQ(test, scif_unregister(ctx->n.s, 0, 2 * PAGE_SIZE), 0);
+	scif_sim_settle(ctx->n.pair);
 	/* Not usable, but its offsets are still taken on the server. */
 	KUNIT_EXPECT_NULL(test, scif_wtree_find(&c->rma.remote, 0));
 	KUNIT_EXPECT_NOT_NULL(test, scif_wtree_find(&s->rma.local, 0));
-	KUNIT_EXPECT_EQ(test, reg(ctx->s, ctx->sbuf, 1, 0, RW, FIX),
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.s, ctx->sbuf, 1, 0, RW, FIX),
 			-EADDRINUSE);
 	scif_win_put(w);
-	scif_sim_settle(ctx->pair);
+	scif_sim_settle(ctx->n.pair);
 	KUNIT_EXPECT_NULL(test, scif_wtree_find(&s->rma.local, 0));
-	KUNIT_EXPECT_EQ(test, reg(ctx->s, ctx->sbuf, 1, 0, RW, FIX), 0);
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.s, ctx->sbuf, 1, 0, RW, FIX), 0);
 }
 
 static void rma_fences(struct kunit *test)
@@ -315,38 +295,38 @@ static void rma_fences(struct kunit *test)
 	u64 *cv = (u64 *)ctx->cbuf, *sv = (u64 *)ctx->sbuf;
 	int mark;
 
-	KUNIT_ASSERT_EQ(test, reg(ctx->c, ctx->cbuf, 1, 0, RW, FIX), 0);
-	KUNIT_ASSERT_EQ(test, reg(ctx->s, ctx->sbuf, 1, 0, RW, FIX), 0);
-	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->c, 64, 64, 64, 0), 0);
-	KUNIT_EXPECT_EQ(test, scif_fence_mark(ctx->c, SCIF_FENCE_INIT_SELF,
+	KUNIT_ASSERT_EQ(test, reg(ctx->n.c, ctx->cbuf, 1, 0, RW, FIX), 0);
+	KUNIT_ASSERT_EQ(test, reg(ctx->n.s, ctx->sbuf, 1, 0, RW, FIX), 0);
+	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.c, 64, 64, 64, 0), 0);
+	KUNIT_EXPECT_EQ(test, scif_fence_mark(ctx->n.c, SCIF_FENCE_INIT_SELF,
 					      &mark), 0);
-	KUNIT_EXPECT_EQ(test, scif_fence_wait(ctx->c, mark), 0);
-	KUNIT_EXPECT_EQ(test, scif_fence_mark(ctx->c, SCIF_FENCE_INIT_PEER,
+	KUNIT_EXPECT_EQ(test, scif_fence_wait(ctx->n.c, mark), 0);
+	KUNIT_EXPECT_EQ(test, scif_fence_mark(ctx->n.c, SCIF_FENCE_INIT_PEER,
 					      &mark), 0);
-	KUNIT_EXPECT_EQ(test, scif_fence_wait(ctx->c, mark), 0);
+	KUNIT_EXPECT_EQ(test, scif_fence_wait(ctx->n.c, mark), 0);
 	/* A peer mark is used up by its wait. */
-	KUNIT_EXPECT_EQ(test, scif_fence_wait(ctx->c, mark), -EINVAL);
-	KUNIT_EXPECT_EQ(test, scif_fence_mark(ctx->c, 3, &mark), -EINVAL);
-	KUNIT_EXPECT_EQ(test, scif_fence_mark(ctx->c, 0, &mark), -EINVAL);
-	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->c, 8, 0x1122, 16, 0x3344,
+	KUNIT_EXPECT_EQ(test, scif_fence_wait(ctx->n.c, mark), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_fence_mark(ctx->n.c, 3, &mark), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_fence_mark(ctx->n.c, 0, &mark), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->n.c, 8, 0x1122, 16, 0x3344,
 						SCIF_FENCE_INIT_SELF |
 						SCIF_SIGNAL_LOCAL |
 						SCIF_SIGNAL_REMOTE), 0);
 	KUNIT_EXPECT_EQ(test, cv[1], 0x1122ULL);
 	KUNIT_EXPECT_EQ(test, sv[2], 0x3344ULL);
-	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->c, 2, 1, 0, 1,
+	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->n.c, 2, 1, 0, 1,
 						SCIF_FENCE_INIT_SELF |
 						SCIF_SIGNAL_LOCAL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->c, 0, 1, 0, 1,
+	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->n.c, 0, 1, 0, 1,
 						SCIF_FENCE_INIT_SELF), -EINVAL);
-	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->c, 0, 1, 0, 1,
+	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->n.c, 0, 1, 0, 1,
 						SCIF_FENCE_INIT_SELF |
 						SCIF_FENCE_INIT_PEER |
 						SCIF_SIGNAL_LOCAL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->c, PAGE_SIZE, 1, 0, 1,
+	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->n.c, PAGE_SIZE, 1, 0, 1,
 						SCIF_FENCE_INIT_SELF |
 						SCIF_SIGNAL_LOCAL), -ENXIO);
-	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->c, 0, 1, 0, 0x55,
+	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->n.c, 0, 1, 0, 0x55,
 						SCIF_FENCE_INIT_PEER |
 						SCIF_SIGNAL_REMOTE), 0);
 	KUNIT_EXPECT_TRUE(test, settle_until(ctx, signal_landed));
@@ -357,7 +337,7 @@ static void hostile(struct kunit *test, u8 type, u32 arg, u32 seq,
 		    const void *data, size_t len)
 {
 	struct rma_ctx *ctx = test->priv;
-	struct scif_endpt *c = ctx->c, *s = ctx->s;
+	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
 	u8 buf[SCIF_WIRE_MSG_SIZE + 64];
 	struct scif_wire_msg *m = (void *)buf;
 
@@ -366,22 +346,22 @@ static void hostile(struct kunit *test, u8 type, u32 arg, u32 seq,
 	m->seq = cpu_to_le32(seq);
 	m->len = cpu_to_le16(len);
 	memcpy(buf + sizeof(*m), data, len);
-	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->pair, ctx->a, buf,
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->n.pair, ctx->n.a, buf,
 					      sizeof(*m) + len), 0);
-	scif_sim_settle(ctx->pair);
+	scif_sim_settle(ctx->n.pair);
 }
 
 static void rma_hostile_peer(struct kunit *test)
 {
 	struct rma_ctx *ctx = test->priv;
-	struct scif_endpt *c = ctx->c;
+	struct scif_endpt *c = ctx->n.c;
 	struct scif_wire_reg r = {};
 	struct scif_node_stats st0, st1;
 	__le64 pg[2];
 
-	KUNIT_ASSERT_EQ(test, reg(ctx->s, ctx->sbuf, 2, 0, RW, FIX), 0);
-	scif_sim_settle(ctx->pair);
-	scif_node_stats(ctx->a, 1, &st0);
+	KUNIT_ASSERT_EQ(test, reg(ctx->n.s, ctx->sbuf, 2, 0, RW, FIX), 0);
+	scif_sim_settle(ctx->n.pair);
+	scif_node_stats(ctx->n.a, 1, &st0);
 	/* Overlapping the real window. */
 	r.offset = cpu_to_le64(PAGE_SIZE);
 	r.nr_pages = cpu_to_le64(1);
@@ -421,7 +401,7 @@ static void rma_hostile_peer(struct kunit *test)
 	hostile(test, SCIF_MSG_UNREG_ACK, 77, 0, NULL, 0);
 	hostile(test, SCIF_MSG_UNREG, 77, 0, NULL, 0);
 	hostile(test, SCIF_MSG_REG_ACK, 77, 0xffffffff, NULL, 0);
-	scif_node_stats(ctx->a, 1, &st1);
+	scif_node_stats(ctx->n.a, 1, &st1);
 	KUNIT_EXPECT_GE(test, atomic64_read(&st1.rx_drops) -
 			atomic64_read(&st0.rx_drops), 14);
 	/* Only the real window and nothing of the lies is left. */
@@ -431,9 +411,9 @@ static void rma_hostile_peer(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, scif_wtree_find(&c->rma.remote, 1ULL << 30));
 	mutex_unlock(&c->rma.lock);
 	/* And it still works. */
-	KUNIT_EXPECT_EQ(test, reg(ctx->c, ctx->cbuf, 2, 0, RW, FIX), 0);
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, ctx->cbuf, 2, 0, RW, FIX), 0);
 	memset(ctx->sbuf, 0x5a, 2 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, scif_readfrom(ctx->c, 0, 2 * PAGE_SIZE, 0,
+	KUNIT_EXPECT_EQ(test, scif_readfrom(ctx->n.c, 0, 2 * PAGE_SIZE, 0,
 					    SCIF_RMA_SYNC), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(ctx->cbuf, ctx->sbuf, 2 * PAGE_SIZE), 0);
 }
@@ -441,18 +421,18 @@ static void rma_hostile_peer(struct kunit *test)
 static void rma_close_releases(struct kunit *test)
 {
 	struct rma_ctx *ctx = test->priv;
-	struct scif_endpt *s = ctx->s;
+	struct scif_endpt *s = ctx->n.s;
 
-	KUNIT_ASSERT_EQ(test, reg(ctx->c, ctx->cbuf, 3, 0, RW, 0), 0);
-	KUNIT_ASSERT_EQ(test, reg(ctx->s, ctx->sbuf, 3, 0, RW, 0), 0);
-	scif_sim_settle(ctx->pair);
+	KUNIT_ASSERT_EQ(test, reg(ctx->n.c, ctx->cbuf, 3, 0, RW, 0), 0);
+	KUNIT_ASSERT_EQ(test, reg(ctx->n.s, ctx->sbuf, 3, 0, RW, 0), 0);
+	scif_sim_settle(ctx->n.pair);
 	KUNIT_EXPECT_NOT_NULL(test, scif_wtree_find(&s->rma.remote, 0));
-	KUNIT_EXPECT_EQ(test, scif_close(ctx->c), 0);
-	ctx->c = NULL;
+	KUNIT_EXPECT_EQ(test, scif_close(ctx->n.c), 0);
+	ctx->n.c = NULL;
 	KUNIT_EXPECT_TRUE(test,
 			  settle_until(ctx, remote_gone));
-	KUNIT_EXPECT_EQ(test, scif_readfrom(ctx->s, 0, 8, 0, 0), -ECONNRESET);
-	KUNIT_EXPECT_EQ(test, reg(ctx->s, ctx->sbuf, 1, 0, RW, 0),
+	KUNIT_EXPECT_EQ(test, scif_readfrom(ctx->n.s, 0, 8, 0, 0), -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, reg(ctx->n.s, ctx->sbuf, 1, 0, RW, 0),
 			-ECONNRESET);
 }
 

@@ -124,26 +124,12 @@ static void nonblocking_send_fills_ring(struct kunit *test)
 	vfree(buf);
 }
 
-struct stream_xfer {
-	scif_epd_t epd;
-	u8 *buf;
-	int len;
-};
-
-static int stream_kt_send(void *arg)
-{
-	struct stream_xfer *x = arg;
-
-	return scif_send(x->epd, x->buf, x->len, SCIF_SEND_BLOCK);
-}
-
 /* A blocking send larger than the ring goes through as one stream. */
 static void blocking_stream(struct kunit *test)
 {
 	struct stream_ctx *ctx = test->priv;
-	int len = 1 << 20, i, got;
-	struct scif_kt_call call;
-	struct stream_xfer x;
+	int len = 1 << 20, i;
+	struct scif_kt_xfer x;
 	u8 *in;
 
 	x.epd = ctx->c;
@@ -154,14 +140,7 @@ static void blocking_stream(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, in);
 	for (i = 0; i < len; i++)
 		x.buf[i] = i * 7 + (i >> 10);
-	KUNIT_ASSERT_EQ(test, scif_kt_start(&call, stream_kt_send, &x), 0);
-	got = scif_recv(ctx->s, in, len, SCIF_RECV_BLOCK);
-	if (got != len)
-		scif_epd_flush(ctx->c);
-	KUNIT_ASSERT_TRUE(test, scif_kt_join(&call, 30000));
-	KUNIT_EXPECT_EQ(test, got, len);
-	KUNIT_EXPECT_EQ(test, call.ret, len);
-	KUNIT_EXPECT_EQ(test, memcmp(in, x.buf, len), 0);
+	scif_kt_stream(test, &x, ctx->s, in, 30000);
 	vfree(x.buf);
 	vfree(in);
 }
@@ -196,7 +175,7 @@ static void peer_close_keeps_queued_data(struct kunit *test)
 
 static int stream_kt_recv(void *arg)
 {
-	struct stream_xfer *x = arg;
+	struct scif_kt_xfer *x = arg;
 
 	return scif_recv(x->epd, x->buf, x->len, SCIF_RECV_BLOCK);
 }
@@ -206,7 +185,7 @@ static void blocked_recv_released(struct kunit *test)
 {
 	struct stream_ctx *ctx = test->priv;
 	struct scif_kt_call call;
-	struct stream_xfer x;
+	struct scif_kt_xfer x;
 	u8 buf[8];
 
 	x.epd = ctx->s;

@@ -22,18 +22,15 @@
 /**
  * struct wire_ctx - the victim (node 0), the attacker (node 1), and a
  *		     connection between them
- * @a: node 0, which receives the hostile messages
- * @b: node 1
- * @pair: the link
- * @sa: endpoint on @a, connected to @sb
- * @sb: endpoint on @b
- * @l: a listener on @a
+ * @n: the nodes and their link; n.a, node 0, receives the hostile
+ *     messages (n.c and n.s stay unused)
+ * @sa: endpoint on n.a, connected to @sb
+ * @sb: endpoint on n.b
+ * @l: a listener on n.a
  * @lport: its port
  */
 struct wire_ctx {
-	struct scif_instance *a;
-	struct scif_instance *b;
-	struct scif_sim_pair *pair;
+	struct scif_kt_nodes n;
 	scif_epd_t sa;
 	scif_epd_t sb;
 	scif_epd_t l;
@@ -47,14 +44,9 @@ static int wire_init(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	test->priv = ctx;
-	ctx->a = scif_instance_create("kunit_wa", 0);
-	ctx->b = scif_instance_create("kunit_wb", 1);
-	KUNIT_ASSERT_NOT_NULL(test, ctx->a);
-	KUNIT_ASSERT_NOT_NULL(test, ctx->b);
-	ctx->pair = scif_sim_pair_create(ctx->a, ctx->b, WIRE_CHUNK);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx->pair));
-	scif_kt_pair(test, ctx->b, ctx->a, 0, &ctx->sb, &ctx->sa);
-	ctx->l = scif_instance_open(ctx->a);
+	scif_kt_nodes_up(test, &ctx->n, "kunit_wa", "kunit_wb", WIRE_CHUNK);
+	scif_kt_pair(test, ctx->n.b, ctx->n.a, 0, &ctx->sb, &ctx->sa);
+	ctx->l = scif_instance_open(ctx->n.a);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->l);
 	port = scif_bind(ctx->l, 0);
 	KUNIT_ASSERT_GT(test, port, 0);
@@ -67,17 +59,15 @@ static void wire_exit(struct kunit *test)
 {
 	struct wire_ctx *ctx = test->priv;
 
-	if (!IS_ERR_OR_NULL(ctx->pair))
-		scif_sim_pair_destroy(ctx->pair);
-	scif_instance_destroy(ctx->a);
-	scif_instance_destroy(ctx->b);
+	/* sa, sb and l are closed with the instances. */
+	scif_kt_nodes_down(&ctx->n);
 }
 
 static s64 wire_drops(struct wire_ctx *ctx)
 {
 	struct scif_node_stats st;
 
-	scif_node_stats(ctx->a, 1, &st);
+	scif_node_stats(ctx->n.a, 1, &st);
 	return atomic64_read(&st.rx_drops);
 }
 
@@ -106,12 +96,13 @@ static void wire_expect_drop(struct kunit *test, const void *buf, size_t size)
 {
 	struct wire_ctx *ctx = test->priv;
 	s64 before = wire_drops(ctx);
-	int eps = wire_nr_eps(ctx->a);
+	int eps = wire_nr_eps(ctx->n.a);
 
-	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->pair, ctx->a, buf, size), 0);
-	scif_sim_settle(ctx->pair);
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->n.pair, ctx->n.a, buf, size),
+			0);
+	scif_sim_settle(ctx->n.pair);
 	KUNIT_EXPECT_EQ(test, wire_drops(ctx), before + 1);
-	KUNIT_EXPECT_EQ(test, wire_nr_eps(ctx->a), eps);
+	KUNIT_EXPECT_EQ(test, wire_nr_eps(ctx->n.a), eps);
 }
 
 /* The connection between sa and sb still carries data both ways. */
@@ -206,7 +197,7 @@ static void data_out_of_sequence(struct kunit *test)
 
 	/* Real data first, so that a replay of its offset can be tried. */
 	KUNIT_ASSERT_EQ(test, scif_send(ctx->sb, "1234", 4, SCIF_SEND_BLOCK), 4);
-	scif_sim_settle(ctx->pair);
+	scif_sim_settle(ctx->n.pair);
 	wire_msg(ctx, m, SCIF_MSG_DATA);
 	m->len = cpu_to_le16(16);
 	m->seq = cpu_to_le32(0);		/* a replay */
@@ -231,7 +222,7 @@ static void data_beyond_credit(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, fill);
 	sent = scif_send(ctx->sb, fill, SCIF_RX_RING_SIZE, 0);
 	KUNIT_ASSERT_EQ(test, sent, SCIF_RX_RING_SIZE);
-	scif_sim_settle(ctx->pair);
+	scif_sim_settle(ctx->n.pair);
 	seq = ctx->sb->tx_seq;
 	/* One more chunk at the right offset overflows the ring. */
 	wire_msg(ctx, m, SCIF_MSG_DATA);
@@ -264,7 +255,7 @@ static void credit_forged_and_replayed(struct kunit *test)
 	 */
 	KUNIT_ASSERT_EQ(test, scif_send(ctx->sa, buf, q, SCIF_SEND_BLOCK), q);
 	KUNIT_ASSERT_EQ(test, scif_recv(ctx->sb, buf, q, SCIF_RECV_BLOCK), q);
-	scif_sim_settle(ctx->pair);
+	scif_sim_settle(ctx->n.pair);
 	KUNIT_EXPECT_EQ(test, ctx->sa->tx_acked, (u32)q);
 	m.arg = cpu_to_le32(q);
 	wire_expect_drop(test, &m, sizeof(m));
@@ -284,7 +275,7 @@ static void accept_replayed_and_stray(struct kunit *test)
 		      ctx->sa->peer.port, ctx->sa->port, SCIF_RX_RING_SIZE);
 	wire_expect_drop(test, &m, sizeof(m));
 	/* An ACCEPT for an endpoint that never connected anywhere. */
-	e = scif_instance_open(ctx->a);
+	e = scif_instance_open(ctx->n.a);
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	KUNIT_ASSERT_GT(test, scif_bind(e, 0), 0);
 	scif_msg_init(&m, SCIF_MSG_ACCEPT, ctx->sb->id, e->id, 4000, e->port,
@@ -335,9 +326,9 @@ static void connreq_malformed_and_replayed(struct kunit *test)
 	/* A good request is queued once; the same one again is a replay. */
 	scif_msg_init(&m, SCIF_MSG_CONNREQ, 0x100000001ULL, 0, 4000,
 		      ctx->lport, SCIF_RX_RING_SIZE);
-	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->pair, ctx->a, &m,
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->n.pair, ctx->n.a, &m,
 					      sizeof(m)), 0);
-	scif_sim_settle(ctx->pair);
+	scif_sim_settle(ctx->n.pair);
 	KUNIT_EXPECT_EQ(test, ctx->l->nreq, 1);
 	wire_expect_drop(test, &m, sizeof(m));
 	KUNIT_EXPECT_EQ(test, ctx->l->nreq, 1);
@@ -350,9 +341,9 @@ static void disconnect_replayed(struct kunit *test)
 	struct scif_wire_msg m;
 
 	wire_msg(ctx, &m, SCIF_MSG_DISCONNECT);
-	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->pair, ctx->a, &m,
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->n.pair, ctx->n.a, &m,
 					      sizeof(m)), 0);
-	scif_sim_settle(ctx->pair);
+	scif_sim_settle(ctx->n.pair);
 	KUNIT_EXPECT_EQ(test, ctx->sa->state, SCIF_EP_DISCONNECTED);
 	/* Once is a reset; twice is out of state. */
 	wire_expect_drop(test, &m, sizeof(m));
