@@ -20,6 +20,8 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include "scif_link.h"
+
 struct page;
 struct scif_endpt;
 struct scif_window;
@@ -34,23 +36,6 @@ struct scif_span {
 	struct scif_window **wins;
 	unsigned int nr;
 	u64 start;
-};
-
-/**
- * struct scif_peer_mem - snapshot of how a link reaches the peer's memory
- * @local: loopback or simulated pair: peer addresses are local physical
- *	   addresses
- * @base: otherwise, the CPU mapping of the window onto the peer's memory
- * @size: its size
- * @dma: its bus address for local DMA engines (0: none)
- *
- * Valid while the instance's nodes_rwsem is held for reading.
- */
-struct scif_peer_mem {
-	bool local;
-	void __iomem *base;
-	resource_size_t size;
-	dma_addr_t dma;
 };
 
 /**

@@ -48,42 +48,6 @@ struct scif_gp {
 static DEFINE_HASHTABLE(scif_gp_table, 6);
 static DEFINE_SPINLOCK(scif_gp_lock);	/* scif_gp_table */
 
-/**
- * scif_peer_mem_get() - how this node reaches the pages of an endpoint's peer
- * @ep: a connected endpoint
- * @pm: filled in from the link to the peer's node
- *
- * The link's RMA fields are constant while the node is online; once it is
- * lost, users of the snapshot are stopped by scif_mmap_node_lost() (mmap)
- * or must stop by themselves (scif_get_pages()).
- *
- * Return: 0, -ENODEV (the node is gone), or -EOPNOTSUPP (a link without
- * RMA).
- */
-int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm)
-{
-	struct scif_instance *si = ep->si;
-	struct scif_node *n;
-	int ret = 0;
-
-	memset(pm, 0, sizeof(*pm));
-	down_read(&si->nodes_rwsem);
-	n = xa_load(&si->nodes, ep->peer.node);
-	if (!n)
-		ret = -ENODEV;
-	else if (n->link->rma_local)
-		pm->local = true;
-	else if (n->link->peer_mem && n->link->peer_mem_phys)
-		*pm = (struct scif_peer_mem){
-			.phys = n->link->peer_mem_phys,
-			.mem = n->link->peer_mem,
-		};
-	else
-		ret = -EOPNOTSUPP;
-	up_read(&si->nodes_rwsem);
-	return ret;
-}
-
 static void scif_gp_free(struct scif_gp *gp)
 {
 	scif_win_put(gp->win);
@@ -210,7 +174,7 @@ int scif_get_pages(scif_epd_t epd, off_t offset, size_t len,
 			gp->range.va[i] = (void __force __iomem *)phys_to_virt(a);
 		} else {
 			gp->range.phys_addr[i] = pm.phys + a;
-			gp->range.va[i] = pm.mem + a;
+			gp->range.va[i] = (void __force __iomem *)(pm.base + a);
 		}
 	}
 	*pages = &gp->range;

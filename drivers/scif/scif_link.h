@@ -51,8 +51,10 @@ struct scif_link_ops {
  *	       registered pages are local physical addresses (reached through
  *	       the direct map) and ours are sent to it the same way. The fields
  *	       below are then unused.
- * @peer_mem: CPU mapping of the window onto the peer's memory: the peer page
- *	      it advertises at address A is at @peer_mem + A. NULL (and
+ * @peer_mem: CPU mapping of the window onto the peer's memory, made with
+ *	      memremap() (the window is memory without side effects, so RMA
+ *	      copies through it are plain memcpy()): the peer page it
+ *	      advertises at address A is at @peer_mem + A. NULL (and
  *	      @rma_local false) means the link offers no RMA.
  * @peer_mem_dma: bus address of that same window for local DMA engines
  * @peer_mem_phys: CPU physical address of that same window (what
@@ -70,11 +72,31 @@ struct scif_link {
 	u32 ep_ring;
 	void *priv;
 	bool rma_local;
-	void __iomem *peer_mem;
+	void *peer_mem;
 	dma_addr_t peer_mem_dma;
 	phys_addr_t peer_mem_phys;
 	resource_size_t peer_mem_size;
 	struct device *dma_dev;
+};
+
+/**
+ * struct scif_peer_mem - snapshot of how a link reaches the peer's memory
+ * @local: loopback or the KUnit simulated pair: the peer's addresses are
+ *	   local physical addresses
+ * @base: otherwise, &scif_link.peer_mem
+ * @phys: &scif_link.peer_mem_phys
+ * @size: &scif_link.peer_mem_size
+ * @dma: &scif_link.peer_mem_dma (0: none)
+ *
+ * Taken by scif_peer_mem_lock() (valid until scif_peer_mem_unlock()) or
+ * scif_peer_mem_get() (a copy; its users must stop when the node is lost).
+ */
+struct scif_peer_mem {
+	bool local;
+	void *base;
+	phys_addr_t phys;
+	resource_size_t size;
+	dma_addr_t dma;
 };
 
 struct scif_instance *scif_default_instance(void);

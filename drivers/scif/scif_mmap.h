@@ -14,23 +14,7 @@ struct scif_endpt;
 struct scif_instance;
 struct vm_area_struct;
 
-/**
- * struct scif_peer_mem - how this node reaches the pages of an endpoint's
- *			  peer (a snapshot of the link's RMA fields)
- * @local: the peer's addresses are local physical addresses (loopback and
- *	   the KUnit simulated pair)
- * @phys: otherwise, physical address of the window onto the peer's memory:
- *	  peer address A is at @phys + A
- * @mem: otherwise, the kernel's mapping of that window
- */
-struct scif_peer_mem {
-	bool local;
-	phys_addr_t phys;
-	void __iomem *mem;
-};
-
 /* scif_get_pages.c */
-int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm);
 void scif_get_pages_ep_close(struct scif_endpt *ep);
 bool scif_get_pages_wait(struct scif_endpt *ep, long timeout);
 

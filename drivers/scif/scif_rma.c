@@ -175,28 +175,70 @@ static void scif_cursor_advance(struct scif_cursor *c, size_t n)
 		c->i++;
 }
 
-/* Hold nodes_rwsem (read) while the snapshot is used. */
-static int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm)
+/**
+ * scif_peer_mem_lock() - how the link to an endpoint's peer reaches its memory
+ * @ep: a connected endpoint
+ * @pm: filled in from the link
+ *
+ * On success the instance's nodes_rwsem stays held for reading, so that the
+ * node, and with it the mapping in @pm, stays until scif_peer_mem_unlock().
+ *
+ * Return: 0, -ENODEV (the node is gone), or -EOPNOTSUPP (a link without
+ * RMA).
+ */
+int scif_peer_mem_lock(struct scif_endpt *ep, struct scif_peer_mem *pm)
 {
 	struct scif_instance *si = ep->si;
+	struct scif_link *link;
 	struct scif_node *n;
+	int ret = -ENODEV;
 
 	down_read(&si->nodes_rwsem);
 	n = xa_load(&si->nodes, ep->peer.node);
-	if (n && (n->link->rma_local || n->link->peer_mem)) {
-		pm->local = n->link->rma_local;
-		pm->base = n->link->peer_mem;
-		pm->size = n->link->peer_mem_size;
-		pm->dma = n->link->peer_mem_dma;
+	link = n ? n->link : NULL;
+	if (link && (link->rma_local || link->peer_mem)) {
+		*pm = (struct scif_peer_mem){
+			.local = link->rma_local,
+			.base = link->peer_mem,
+			.phys = link->peer_mem_phys,
+			.size = link->peer_mem_size,
+			.dma = link->peer_mem_dma,
+		};
 		return 0;
 	}
+	if (link)
+		ret = -EOPNOTSUPP;
 	up_read(&si->nodes_rwsem);
-	return -ENODEV;
+	return ret;
 }
 
-static void scif_peer_mem_put(struct scif_endpt *ep)
+/**
+ * scif_peer_mem_unlock() - end the use of a scif_peer_mem_lock() snapshot
+ * @ep: the endpoint given to scif_peer_mem_lock()
+ */
+void scif_peer_mem_unlock(struct scif_endpt *ep)
 {
 	up_read(&ep->si->nodes_rwsem);
+}
+
+/**
+ * scif_peer_mem_get() - a copy of what scif_peer_mem_lock() reports
+ * @ep: a connected endpoint
+ * @pm: filled in from the link
+ *
+ * The link's RMA fields are constant while the node is online; once it is
+ * lost, users of the copy are stopped by scif_mmap_node_lost() (mmap) or
+ * must stop by themselves (scif_get_pages()).
+ *
+ * Return: as scif_peer_mem_lock().
+ */
+int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm)
+{
+	int ret = scif_peer_mem_lock(ep, pm);
+
+	if (!ret)
+		scif_peer_mem_unlock(ep);
+	return ret;
 }
 
 /*
@@ -218,9 +260,9 @@ static void scif_copy_piece(struct scif_peer_mem *pm, struct page *lpg,
 			memcpy(l + loff, r + roff, n);
 		kunmap_local(r);
 	} else if (to_peer) {
-		memcpy_toio(pm->base + raddr + roff, l + loff, n);
+		memcpy(pm->base + raddr + roff, l + loff, n);
 	} else {
-		memcpy_fromio(l + loff, pm->base + raddr + roff, n);
+		memcpy(l + loff, pm->base + raddr + roff, n);
 	}
 	kunmap_local(l);
 }
@@ -391,7 +433,7 @@ int scif_rma_req_finish(struct scif_rma_req *req)
 	int ret = 0;
 
 	if (!list_empty(&req->failed) || req->tail) {
-		ret = scif_peer_mem_get(ep, &pm);
+		ret = scif_peer_mem_lock(ep, &pm);
 		scif_dma_redo(req, ret ? NULL : &pm);
 		if (!ret && req->tail) {
 			wmb(); /* the body is visible before the last line */
@@ -400,7 +442,7 @@ int scif_rma_req_finish(struct scif_rma_req *req)
 				      req->to_peer);
 		}
 		if (!ret)
-			scif_peer_mem_put(ep);
+			scif_peer_mem_unlock(ep);
 	}
 	scif_span_put(&req->rsp);
 	scif_span_put(&req->lsp);
@@ -554,7 +596,7 @@ static int scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 		goto put;
 	kref_get(&ep->ref);
 
-	ret = scif_peer_mem_get(ep, &pm);
+	ret = scif_peer_mem_lock(ep, &pm);
 	if (!ret) {
 		if (flags & SCIF_RMA_ORDERED)
 			tail = scif_ordered_tail(to_peer ? req->lsp.start :
@@ -576,7 +618,7 @@ static int scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 					      len - tail, tail, to_peer);
 			}
 		}
-		scif_peer_mem_put(ep);
+		scif_peer_mem_unlock(ep);
 	}
 	if (!dma) {
 		scif_rma_req_finish(req);
@@ -695,7 +737,7 @@ static int scif_poke_span(struct scif_endpt *ep, struct scif_span *sp,
 		kunmap_local(p);
 		return 0;
 	}
-	ret = scif_peer_mem_get(ep, &pm);
+	ret = scif_peer_mem_lock(ep, &pm);
 	if (ret)
 		return ret;
 	if (pm.local) {
@@ -703,10 +745,10 @@ static int scif_poke_span(struct scif_endpt *ep, struct scif_span *sp,
 		memcpy(p + PAGE_SIZE - room, &val, sizeof(val));
 		kunmap_local(p);
 	} else {
-		memcpy_toio(pm.base + sp->wins[0]->addrs[idx] + PAGE_SIZE - room,
-			    &val, sizeof(val));
+		memcpy(pm.base + sp->wins[0]->addrs[idx] + PAGE_SIZE - room,
+		       &val, sizeof(val));
 	}
-	scif_peer_mem_put(ep);
+	scif_peer_mem_unlock(ep);
 	return 0;
 }
 

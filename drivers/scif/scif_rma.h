@@ -40,6 +40,7 @@ struct mm_struct;
 struct page;
 struct scif_endpt;
 struct scif_instance;
+struct scif_peer_mem;
 struct scif_pincache;
 struct scif_wire_msg;
 
@@ -225,6 +226,9 @@ int scif_rma_send(struct scif_endpt *ep, u8 type, u32 arg, u32 seq,
 
 /* scif_rma.c */
 int scif_rma_drain(struct scif_endpt *ep, long timeout);
+int scif_peer_mem_lock(struct scif_endpt *ep, struct scif_peer_mem *pm);
+void scif_peer_mem_unlock(struct scif_endpt *ep);
+int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm);
 u64 scif_rma_oldest(struct scif_rma_ep *rma);
 int scif_rma_poke(struct scif_endpt *ep, u64 roff, u64 val);
 int scif_rma_local_poke(struct scif_endpt *ep, u64 loff, u64 val);

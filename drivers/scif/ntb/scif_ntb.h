@@ -132,7 +132,9 @@ struct scif_ntb_dev;
  *		(extended by every message sent or received; any context)
  * @busy: @rx_work is polling and will see a later @busy_until; written by
  *	  @rx_work only
- * @win: CPU mapping of the outbound window to the peer's memory
+ * @win: CPU mapping of the outbound window to the peer's memory, for the
+ *	 message ring (I/O accessors)
+ * @mem: the same window mapped as memory, for RMA (&scif_link.peer_mem)
  * @win_phys: physical address of the window
  * @win_size: its size
  * @tx_hdr: the peer's region header, inside @win
@@ -173,6 +175,7 @@ struct scif_ntb_peer {
 	bool busy;
 
 	void __iomem *win;
+	void *mem;
 	phys_addr_t win_phys;
 	resource_size_t win_size;
 	struct scif_ntb_region_hdr __iomem *tx_hdr;

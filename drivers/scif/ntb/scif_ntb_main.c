@@ -142,7 +142,15 @@ static int scif_ntb_peer_alloc(struct scif_ntb_dev *nd, int pidx)
 	p->win = ioremap_wc(p->win_phys, p->win_size);
 	if (!p->win)
 		return -ENOMEM;
-	p->link.peer_mem = p->win;
+	/*
+	 * The same window again, as memory (also write-combining): RMA copies
+	 * through it are memcpy(), which moves pages at about twice the speed
+	 * of memcpy_toio()'s string moves (measured under TCG).
+	 */
+	p->mem = memremap(p->win_phys, p->win_size, MEMREMAP_WC);
+	if (!p->mem)
+		return -ENOMEM;
+	p->link.peer_mem = p->mem;
 	p->link.peer_mem_dma = p->win_phys;
 	p->link.peer_mem_phys = p->win_phys;
 	p->link.peer_mem_size = p->win_size;
@@ -161,6 +169,8 @@ static void scif_ntb_peer_free(struct scif_ntb_dev *nd, int pidx)
 	if (p->region)
 		dma_free_coherent(p->link.dma_dev, nd->region_size, p->region,
 				  p->region_dma);
+	if (p->mem)
+		memunmap(p->mem);
 	if (p->win)
 		iounmap(p->win);
 }
