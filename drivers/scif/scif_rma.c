@@ -8,10 +8,10 @@
  * and allowing the access), holding a reference on every window so that
  * an unregister in the meantime only defers their release. Then it copies
  * either by a DMA engine (scif_dma.c), unless the caller asked for
- * %SCIF_RMA_USECPU or no channel is available, or by the CPU page piece by
- * page piece: our pages through the direct map (kmap), the peer's through
- * the link, either the CPU mapping of the NTB window or, on loopback and the
- * simulated pair, the direct map as well.
+ * %SCIF_RMA_USECPU or no channel is available, or by the CPU, one run of
+ * pages contiguous on both sides at a time: our pages through the direct
+ * map, the peer's through the link, either the CPU mapping of the NTB
+ * window or, on loopback and the simulated pair, the direct map as well.
  *
  * Every RMA is a &struct scif_rma_req entered in &scif_rma_ep.inflight with
  * a sequence number until it completed; fences compare sequence numbers
@@ -24,6 +24,7 @@
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 
 #include "scif_core.h"
@@ -327,43 +328,78 @@ static bool scif_walk_next(struct scif_walk *w, struct page **lpg,
 	return true;
 }
 
-/* Copy @n bytes from byte @from of the spans with the CPU. */
+/*
+ * Copy @n bytes from byte @from of the spans with the CPU, one run of
+ * pages contiguous on both sides at a time: a page-sized memcpy() costs
+ * less than the walk, mapping and call around it under emulation.
+ */
 static void scif_copy_cpu(struct scif_peer_mem *pm, struct scif_span *lsp,
 			  struct scif_span *rsp, u64 from, u64 n, bool to_peer)
 {
+	struct scif_dma_run run = {};
 	size_t loff, roff, len;
 	struct scif_walk w;
 	struct page *lpg;
-	u64 raddr;
+	u64 lphys, raddr;
 
 	scif_walk_init(&w, lsp, rsp, from, n);
 	while (scif_walk_next(&w, &lpg, &loff, &raddr, &roff, &len)) {
-		scif_copy_piece(pm, lpg, loff, raddr, roff, len, to_peer);
-		cond_resched();
+		lphys = page_to_phys(lpg) + loff;
+		raddr += roff;
+		if (run.len && run.lphys + run.len == lphys &&
+		    run.raddr + run.len == raddr) {
+			run.len += len;
+			continue;
+		}
+		if (run.len)
+			scif_cpu_run(pm, &run, to_peer);
+		run = (struct scif_dma_run){ lphys, raddr, len };
 	}
+	if (run.len)
+		scif_cpu_run(pm, &run, to_peer);
 	if (to_peer)
 		wmb(); /* the peer's memory is current before we report done */
 }
 
+/* Between two cond_resched() in a long run without highmem. */
+#define SCIF_CPU_CHUNK	SZ_256K
+
 /**
- * scif_cpu_run() - copy a run of the DMA path with the CPU
+ * scif_cpu_run() - copy a run with the CPU
  * @pm: how the peer is reached (nodes_rwsem held)
  * @run: the run, physically contiguous on both sides
  * @to_peer: direction
+ *
+ * Without highmem our pages are contiguous in the linear map as well, so
+ * the run is copied in large pieces; with it, one page at a time.
  */
 void scif_cpu_run(struct scif_peer_mem *pm, const struct scif_dma_run *run,
 		  bool to_peer)
 {
 	u64 done, l, r;
 	size_t n;
+	u8 *lv, *rv;
 
 	for (done = 0; done < run->len; done += n) {
 		l = run->lphys + done;
 		r = run->raddr + done;
-		n = min3((u64)(PAGE_SIZE - offset_in_page(l)),
-			 (u64)(PAGE_SIZE - offset_in_page(r)), run->len - done);
-		scif_copy_piece(pm, pfn_to_page(PHYS_PFN(l)), offset_in_page(l),
-				r & PAGE_MASK, offset_in_page(r), n, to_peer);
+		if (IS_ENABLED(CONFIG_HIGHMEM)) {
+			n = min3((u64)(PAGE_SIZE - offset_in_page(l)),
+				 (u64)(PAGE_SIZE - offset_in_page(r)),
+				 run->len - done);
+			scif_copy_piece(pm, pfn_to_page(PHYS_PFN(l)),
+					offset_in_page(l), r & PAGE_MASK,
+					offset_in_page(r), n, to_peer);
+			continue;
+		}
+		n = min_t(u64, run->len - done, SCIF_CPU_CHUNK);
+		lv = phys_to_virt(l);
+		rv = pm->local ? phys_to_virt(r) : pm->base + r;
+		if (to_peer)
+			memcpy(rv, lv, n);
+		else
+			memcpy(lv, rv, n);
+		cond_resched();
 	}
 }
 
