@@ -4,9 +4,10 @@
  * test; scripts/bench-rma runs it).
  *
  *   scif-rma-bench server PORT
- *   scif-rma-bench client NODE PORT [MAXWIN [BUDGET]]
+ *   scif-rma-bench client NODE PORT [MAXWIN [BUDGET [TABLES]]]
  *
- * The client prints three tables:
+ * The client prints three tables, or those TABLES names (default "brl":
+ * b bandwidth, r registration, l latency):
  * - bandwidth of scif_writeto/scif_readfrom, 4 KiB .. 64 MiB, between
  *   64 MiB registered as 1 MiB windows on each node, with SCIF_RMA_USECPU
  *   and with no flag (the DMA engine if the node has one, else the CPU),
@@ -272,16 +273,20 @@ static void table_latency(scif_epd_t epd, long maxwin, double budget)
 	}
 }
 
-static int run_client(__u16 node, __u16 port, long maxwin, double budget)
+static int run_client(__u16 node, __u16 port, long maxwin, double budget,
+		      const char *tables)
 {
 	scif_epd_t epd = dial_or_die(node, port, DIAL_SECONDS);
 	char *buf = map(BIG);
 	struct cmd c = { CMD_DONE, 0, 0 };
 
 	register_big(epd, buf, C_BASE);
-	table_bandwidth(epd);
-	table_registration(epd, buf);
-	table_latency(epd, maxwin, budget);
+	if (strchr(tables, 'b'))
+		table_bandwidth(epd);
+	if (strchr(tables, 'r'))
+		table_registration(epd, buf);
+	if (strchr(tables, 'l'))
+		table_latency(epd, maxwin, budget);
 	xfer(epd, &c, sizeof(c), 1);
 	scif_close(epd);
 	return 0;
@@ -299,7 +304,9 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "client") && argc >= 4)
 		return run_client(atoi(argv[2]), atoi(argv[3]),
 				  argc > 4 ? atol(argv[4]) : 100000,
-				  argc > 5 ? atof(argv[5]) : 1800);
-	fprintf(stderr, "usage: scif-rma-bench server PORT | client NODE PORT [MAXWIN [BUDGET]]\n");
+				  argc > 5 ? atof(argv[5]) : 1800,
+				  argc > 6 ? argv[6] : "brl");
+	fprintf(stderr, "usage: scif-rma-bench server PORT\n"
+		"       scif-rma-bench client NODE PORT [MAXWIN [BUDGET [TABLES]]]\n");
 	return 2;
 }
