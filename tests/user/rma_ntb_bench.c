@@ -16,7 +16,8 @@
  *   pages (one window);
  * - latency of an 8-byte SCIF_RMA_SYNC scif_writeto to a random window
  *   while 1, 10, .. MAXWIN (default 100000) one-page windows are registered
- *   on each node (the same page registered over and over). Growing the
+ *   on each node (the same page registered over and over), measured
+ *   SETTLE_S seconds after the last registration. Growing the
  *   window count stops when it would take longer than BUDGET seconds
  *   (default 1800) in all; the table says so.
  */
@@ -36,6 +37,8 @@
 #define BIG		(64UL << 20)
 #define C_BASE		0x10000000L
 #define S_BASE		0x10000000L
+/* Seconds of rest between growing the window count and measuring. */
+#define SETTLE_S	5
 /* The one-page windows of the latency table, on both nodes. */
 #define W_BASE		0x100000000L
 /* How long the client keeps trying to connect while the server boots. */
@@ -266,6 +269,12 @@ static void table_latency(scif_epd_t epd, long maxwin, double budget)
 		spent += now() - t0;
 		per = (now() - t0) / (want - have);
 		have = want;
+		/*
+		 * Thousands of registrations leave work behind them (RCU
+		 * callbacks freeing tree nodes, work items); let it finish so
+		 * that the lookups, not the leftovers, are measured.
+		 */
+		sleep(SETTLE_S);
 		printf("%8ld %14.2f %14.2f %12.1f %12.1f\n", want, treg, tpeer,
 		       latency(epd, have, SCIF_RMA_USECPU),
 		       latency(epd, have, 0));
