@@ -47,8 +47,8 @@
  * piece cost far more than its copy.
  */
 #define SWDMA_BLOCK		SZ_4M
-/* Mappings cached per channel and side (32-bit vmalloc space is small). */
-#define SWDMA_WINS		(IS_ENABLED(CONFIG_64BIT) ? 8 : 1)
+/* Mappings cached per channel and side. */
+#define SWDMA_WINS		8
 
 static unsigned int channels = 4;
 module_param(channels, uint, 0444);
