@@ -40,15 +40,6 @@
 #define SWDMA_CHUNK		SZ_64K
 /* Largest memremap() of non-RAM made for one piece of a transfer. */
 #define SWDMA_WIN_MAX		SZ_4M
-/*
- * Non-RAM is mapped in aligned blocks of this size when it can be, so that
- * the page-sized pieces of a scattered transfer (an RMA to a peer's pages
- * through an NTB window) share mappings: a memremap() and memunmap() per
- * piece cost far more than its copy.
- */
-#define SWDMA_BLOCK		SZ_4M
-/* Mappings cached per channel and side. */
-#define SWDMA_WINS		8
 
 static unsigned int channels = 4;
 module_param(channels, uint, 0444);
@@ -71,7 +62,6 @@ enum swdma_side {
  * @phys: first physical address mapped (page aligned)
  * @len: bytes mapped; 0 when the slot is empty
  * @va: memremap() address of @phys
- * @used: the channel's &swdma_chan.win_clock when last used, for LRU
  *
  * Locking: used only by the channel's worker, and by
  * swdma_free_chan_resources() once the worker has been flushed.
@@ -80,7 +70,6 @@ struct swdma_win {
 	phys_addr_t phys;
 	size_t len;
 	void *va;
-	unsigned long used;
 };
 
 /**
@@ -121,8 +110,7 @@ struct swdma_desc {
  * @retired_seq: @seq of the last descriptor whose callback has returned
  * @work: the worker; a work item never runs concurrently with itself
  * @idle_wq: woken each time a descriptor is retired
- * @win: non-RAM mappings cached by the worker, per side
- * @win_clock: counts lookups in @win, to find the least recently used
+ * @win: non-RAM mappings cached by the worker, one per side
  */
 struct swdma_chan {
 	struct dma_chan chan;
@@ -136,8 +124,7 @@ struct swdma_chan {
 	u64 retired_seq;
 	struct work_struct work;
 	wait_queue_head_t idle_wq;
-	struct swdma_win win[SWDMA_SIDES][SWDMA_WINS];
-	unsigned long win_clock;
+	struct swdma_win win[SWDMA_SIDES];
 };
 
 /**
@@ -185,62 +172,26 @@ static void swdma_win_drop(struct swdma_win *w)
 	w->va = NULL;
 }
 
-/* Map the aligned block around @pa if it holds no RAM at all. */
-static bool swdma_win_block(struct swdma_win *w, phys_addr_t pa)
-{
-	phys_addr_t base = ALIGN_DOWN(pa, SWDMA_BLOCK);
-
-	if (base + SWDMA_BLOCK - 1 < base ||
-	    region_intersects(base, SWDMA_BLOCK, IORESOURCE_SYSTEM_RAM,
-			      IORES_DESC_NONE) != REGION_DISJOINT)
-		return false;
-	/* Fails, e.g., on a neighbour mapped with another memory type. */
-	w->va = memremap(base, SWDMA_BLOCK, MEMREMAP_WB | MEMREMAP_WC);
-	if (!w->va)
-		return false;
-	w->phys = base;
-	w->len = SWDMA_BLOCK;
-	return true;
-}
-
 /*
  * Kernel address for @pa in non-RAM memory, valid for *@n bytes (*@n is
  * reduced to what the mapping covers). @want is what is left of the transfer
- * on this side and sizes a new mapping when the block around @pa cannot be
- * mapped. NULL if @pa cannot be mapped at all.
+ * on this side and sizes a new mapping. NULL if it cannot be mapped.
  */
-static void *swdma_io_va(struct swdma_chan *c, enum swdma_side side,
-			 phys_addr_t pa, size_t want, size_t *n)
+static void *swdma_io_va(struct swdma_win *w, phys_addr_t pa, size_t want,
+			 size_t *n)
 {
-	struct swdma_win *w = NULL, *old = &c->win[side][0];
-	unsigned int i;
-
-	for (i = 0; i < SWDMA_WINS; i++) {
-		struct swdma_win *x = &c->win[side][i];
-
-		if (x->len && pa >= x->phys && pa - x->phys < x->len) {
-			w = x;
-			break;
-		}
-		if (!x->len || (old->len && x->used < old->used))
-			old = x;
-	}
-	if (!w) {
+	if (!w->len || pa < w->phys || pa - w->phys >= w->len) {
 		phys_addr_t base = pa & PAGE_MASK;
 		size_t len = PAGE_ALIGN(offset_in_page(pa) +
 					min_t(size_t, want, SWDMA_WIN_MAX));
 
-		w = old;
 		swdma_win_drop(w);
-		if (!swdma_win_block(w, pa)) {
-			w->va = memremap(base, len, MEMREMAP_WB | MEMREMAP_WC);
-			if (!w->va)
-				return NULL;
-			w->phys = base;
-			w->len = len;
-		}
+		w->va = memremap(base, len, MEMREMAP_WB | MEMREMAP_WC);
+		if (!w->va)
+			return NULL;
+		w->phys = base;
+		w->len = len;
 	}
-	w->used = ++c->win_clock;
 	*n = min_t(size_t, *n, w->len - (pa - w->phys));
 	return w->va + (pa - w->phys);
 }
@@ -322,7 +273,7 @@ static size_t swdma_copy(struct swdma_chan *c, struct swdma_desc *d,
 		if (src_ram)
 			s = swdma_ram_va(src + done, &n);
 		else
-			s = swdma_io_va(c, SWDMA_SRC, src + done, left, &n);
+			s = swdma_io_va(&c->win[SWDMA_SRC], src + done, left, &n);
 		if (!s) {
 			*res = DMA_TRANS_READ_FAILED;
 			break;
@@ -330,7 +281,7 @@ static size_t swdma_copy(struct swdma_chan *c, struct swdma_desc *d,
 		if (dst_ram)
 			t = swdma_ram_va(dst + done, &n);
 		else
-			t = swdma_io_va(c, SWDMA_DST, dst + done, left, &n);
+			t = swdma_io_va(&c->win[SWDMA_DST], dst + done, left, &n);
 		if (!t) {
 			if (src_ram)
 				swdma_ram_unmap(s);
@@ -648,8 +599,8 @@ static void swdma_free_chan_resources(struct dma_chan *chan)
 	spin_unlock_irqrestore(&c->lock, flags);
 	swdma_free_list(&dead);
 
-	for (i = 0; i < SWDMA_SIDES * SWDMA_WINS; i++)
-		swdma_win_drop(&c->win[i / SWDMA_WINS][i % SWDMA_WINS]);
+	for (i = 0; i < SWDMA_SIDES; i++)
+		swdma_win_drop(&c->win[i]);
 }
 
 /**
