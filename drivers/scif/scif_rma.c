@@ -223,23 +223,29 @@ void scif_peer_mem_unlock(struct scif_endpt *ep)
 }
 
 /**
- * scif_peer_mem_get() - a copy of what scif_peer_mem_lock() reports
+ * scif_peer_mem_get() - a copy of what scif_peer_mem_lock() reports, for
+ *			 users that hand out the peer's pages themselves
  * @ep: a connected endpoint
  * @pm: filled in from the link
+ *
+ * get_pages and mmap give out physical addresses, so a link that maps the
+ * peer's memory without saying where it is physically is refused.
  *
  * The link's RMA fields are constant while the node is online; once it is
  * lost, users of the copy are stopped by scif_mmap_node_lost() (mmap) or
  * must stop by themselves (scif_get_pages()).
  *
- * Return: as scif_peer_mem_lock().
+ * Return: as scif_peer_mem_lock(); also -EOPNOTSUPP for a link without
+ * &scif_link.peer_mem_phys.
  */
 int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm)
 {
 	int ret = scif_peer_mem_lock(ep, pm);
 
-	if (!ret)
-		scif_peer_mem_unlock(ep);
-	return ret;
+	if (ret)
+		return ret;
+	scif_peer_mem_unlock(ep);
+	return pm->local || pm->phys ? 0 : -EOPNOTSUPP;
 }
 
 /*

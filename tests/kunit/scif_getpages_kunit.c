@@ -114,6 +114,44 @@ static void gp_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, scif_put_pages(r), -EINVAL);
 }
 
+/* Set the link to the peer's node as a transport would, nodes_rwsem held. */
+static void gp_set_link(struct gp_ctx *ctx, bool local, void *mem)
+{
+	struct scif_instance *si = ctx->n.a;
+	struct scif_endpt *c = ctx->n.c;
+	struct scif_node *nd;
+
+	down_write(&si->nodes_rwsem);
+	nd = xa_load(&si->nodes, c->peer.node);
+	if (nd) {
+		nd->link->rma_local = local;
+		nd->link->peer_mem = mem;
+	}
+	up_write(&si->nodes_rwsem);
+}
+
+/* A link that cannot hand out the peer's pages is refused. */
+static void gp_link_without_rma(struct kunit *test)
+{
+	struct gp_ctx *ctx = test->priv;
+	struct scif_range *r = NULL;
+	u8 mem;
+
+	gp_windows(test, ctx);
+	/* No RMA on the link at all. */
+	gp_set_link(ctx, false, NULL);
+	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, 0, PAGE_SIZE, &r),
+			-EOPNOTSUPP);
+	/* A CPU mapping of the peer, but no physical address to give out. */
+	gp_set_link(ctx, false, &mem);
+	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, 0, PAGE_SIZE, &r),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_NULL(test, r);
+	gp_set_link(ctx, true, NULL);
+	KUNIT_ASSERT_EQ(test, scif_get_pages(ctx->n.c, 0, PAGE_SIZE, &r), 0);
+	KUNIT_EXPECT_EQ(test, scif_put_pages(r), 0);
+}
+
 static void gp_addresses(struct kunit *test)
 {
 	struct gp_ctx *ctx = test->priv;
@@ -253,6 +291,7 @@ static void gp_put_after_node_loss(struct kunit *test)
 
 static struct kunit_case scif_gp_cases[] = {
 	KUNIT_CASE(gp_errors),
+	KUNIT_CASE(gp_link_without_rma),
 	KUNIT_CASE(gp_addresses),
 	KUNIT_CASE(gp_unregister_deferred),
 	KUNIT_CASE(gp_close_reclaims),
