@@ -313,6 +313,10 @@ int scif_fence_signal(scif_epd_t epd, off_t loff, u64 lval, off_t roff,
 	    (sig & SCIF_SIGNAL_REMOTE && roff < 0))
 		return -ENXIO;
 	ret = scif_rma_ep_usable(ep);
+	if (!ret && sig & SCIF_SIGNAL_LOCAL)
+		ret = scif_rma_poke_check(ep, loff, false);
+	if (!ret && sig & SCIF_SIGNAL_REMOTE)
+		ret = scif_rma_poke_check(ep, roff, true);
 	if (ret)
 		return ret;
 	s = kzalloc(sizeof(*s), GFP_KERNEL);

@@ -794,19 +794,49 @@ static int scif_poke_span(struct scif_endpt *ep, struct scif_span *sp,
 	return 0;
 }
 
-static int scif_poke(struct scif_endpt *ep, u64 off, u64 val, bool remote)
+/* Take the window under the 8 bytes at @off for a poke. */
+static int scif_poke_find(struct scif_endpt *ep, u64 off, bool remote,
+			  struct scif_span *sp)
 {
 	struct scif_rma_ep *rma = &ep->rma;
-	struct scif_span sp;
 	int ret;
 
 	/* The 8 bytes must not straddle a page (so neither two windows). */
-	if ((off & ~PAGE_MASK) > PAGE_SIZE - sizeof(val))
+	if ((off & ~PAGE_MASK) > PAGE_SIZE - sizeof(u64))
 		return -ENXIO;
 	mutex_lock(&rma->lock);
 	ret = scif_span_get(remote ? &rma->remote : &rma->local, off,
-			    sizeof(val), remote ? SCIF_PROT_WRITE : 0, &sp);
+			    sizeof(u64), remote ? SCIF_PROT_WRITE : 0, sp);
 	mutex_unlock(&rma->lock);
+	return ret;
+}
+
+/**
+ * scif_rma_poke_check() - would a poke at @off find a window now?
+ * @ep: the endpoint
+ * @off: the offset, in the peer's registered space if @remote, else ours
+ * @remote: which space
+ *
+ * A fence signal checks its offsets when it is asked, even though it writes
+ * only once the marked RMAs are done (and skips a window gone by then).
+ *
+ * Return: 0, -ENXIO, -EACCES.
+ */
+int scif_rma_poke_check(struct scif_endpt *ep, u64 off, bool remote)
+{
+	struct scif_span sp;
+	int ret = scif_poke_find(ep, off, remote, &sp);
+
+	if (!ret)
+		scif_span_put(&sp);
+	return ret;
+}
+
+static int scif_poke(struct scif_endpt *ep, u64 off, u64 val, bool remote)
+{
+	struct scif_span sp;
+	int ret = scif_poke_find(ep, off, remote, &sp);
+
 	if (ret)
 		return ret;
 	ret = scif_poke_span(ep, &sp, val, remote);

@@ -232,6 +232,7 @@ int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm);
 u64 scif_rma_oldest(struct scif_rma_ep *rma);
 int scif_rma_poke(struct scif_endpt *ep, u64 roff, u64 val);
 int scif_rma_local_poke(struct scif_endpt *ep, u64 loff, u64 val);
+int scif_rma_poke_check(struct scif_endpt *ep, u64 off, bool remote);
 
 /* scif_fence.c */
 void scif_fence_peer_request(struct scif_endpt *ep, u32 token);

@@ -326,6 +326,16 @@ static void rma_fences(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->n.c, PAGE_SIZE, 1, 0, 1,
 						SCIF_FENCE_INIT_SELF |
 						SCIF_SIGNAL_LOCAL), -ENXIO);
+	/* A peer mark always defers the writes; the offsets are still checked. */
+	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->n.c, PAGE_SIZE, 1, 0, 1,
+						SCIF_FENCE_INIT_PEER |
+						SCIF_SIGNAL_LOCAL), -ENXIO);
+	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->n.c, 0, 1, PAGE_SIZE, 1,
+						SCIF_FENCE_INIT_PEER |
+						SCIF_SIGNAL_REMOTE), -ENXIO);
+	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->n.c, PAGE_SIZE - 4, 1, 0,
+						1, SCIF_FENCE_INIT_PEER |
+						SCIF_SIGNAL_LOCAL), -ENXIO);
 	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->n.c, 0, 1, 0, 0x55,
 						SCIF_FENCE_INIT_PEER |
 						SCIF_SIGNAL_REMOTE), 0);
