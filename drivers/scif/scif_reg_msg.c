@@ -243,6 +243,7 @@ static int scif_rma_unreg_ack(struct scif_endpt *ep, u32 id)
 {
 	struct scif_rma_ep *rma = &ep->rma;
 	struct scif_window *win;
+	int ret = 0;
 
 	mutex_lock(&rma->lock);
 	win = xa_load(&rma->wins, id);
@@ -250,12 +251,19 @@ static int scif_rma_unreg_ack(struct scif_endpt *ep, u32 id)
 		xa_erase(&rma->wins, id);
 		scif_wtree_erase(&rma->local, win);
 		rma->nr_windows--;
+	} else if (!win && (rma->closed || READ_ONCE(rma->peer_closed))) {
+		/*
+		 * A close on either side dropped every window at once; the
+		 * peer may still answer an UNREG it received before that.
+		 */
+		ret = -ENOENT;
 	} else {
 		win = NULL;
+		ret = -EPROTO;
 	}
 	mutex_unlock(&rma->lock);
-	if (!win)
-		return -EPROTO;
+	if (ret)
+		return ret;
 	scif_win_put(win);
 	wake_up_all(&ep->wq);
 	return 0;
@@ -304,7 +312,7 @@ int scif_handle_rma(struct scif_instance *si, u16 node,
 {
 	u32 arg = le32_to_cpu(msg->arg);
 	struct scif_endpt *ep;
-	bool from_peer;
+	bool from_peer, closed;
 	int ret;
 
 	if (!msg->src_ep || !msg->dst_ep)
@@ -319,12 +327,14 @@ int scif_handle_rma(struct scif_instance *si, u16 node,
 	if (!ep)
 		return -ENOENT;
 	spin_lock(&ep->lock);
+	closed = ep->state == SCIF_EP_CLOSED;
 	from_peer = (ep->state == SCIF_EP_CONNECTED ||
 		     ep->state == SCIF_EP_DISCONNECTED) &&
 		    ep->peer.node == node &&
 		    ep->peer_ep == le64_to_cpu(msg->src_ep);
 	spin_unlock(&ep->lock);
-	ret = -EPROTO;
+	/* Closing, about to vanish from the table: as if already gone. */
+	ret = closed ? -ENOENT : -EPROTO;
 	if (!from_peer)
 		goto out;
 	switch (msg->type) {
@@ -366,3 +376,4 @@ out:
 	scif_ep_put(ep);
 	return ret;
 }
+EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_handle_rma);

@@ -446,6 +446,46 @@ static void rma_close_releases(struct kunit *test)
 			-ECONNRESET);
 }
 
+static bool local_empty(struct rma_ctx *ctx)
+{
+	struct scif_endpt *c = ctx->n.c;
+	bool empty;
+
+	mutex_lock(&c->rma.lock);
+	empty = xa_empty(&c->rma.wins);
+	mutex_unlock(&c->rma.lock);
+	return empty;
+}
+
+/*
+ * An UNREG_ACK for a window we never unregistered is a lie; once a close
+ * dropped all windows at once, it is a late answer and dropped quietly.
+ */
+static void rma_late_unreg_ack(struct kunit *test)
+{
+	struct rma_ctx *ctx = test->priv;
+	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
+	struct scif_wire_msg m;
+	struct scif_window *win;
+	u32 id;
+
+	KUNIT_ASSERT_EQ(test, reg(ctx->n.c, ctx->cbuf, 1, 0, RW, FIX), 0);
+	scif_sim_settle(ctx->n.pair);
+	mutex_lock(&c->rma.lock);
+	win = scif_wtree_find(&c->rma.local, 0);
+	id = win ? win->id : 0;
+	mutex_unlock(&c->rma.lock);
+	KUNIT_ASSERT_NOT_NULL(test, win);
+	scif_msg_init(&m, SCIF_MSG_UNREG_ACK, s->id, c->id, s->port, c->port,
+		      id);
+	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.a, 1, &m, NULL, 0),
+			-EPROTO);
+	hostile(test, SCIF_MSG_RMA_CLOSE, 0, 0, NULL, 0);
+	KUNIT_ASSERT_TRUE(test, settle_until(ctx, local_empty));
+	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.a, 1, &m, NULL, 0),
+			-ENOENT);
+}
+
 static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_register_errors),
 	KUNIT_CASE(rma_random_copies),
@@ -454,6 +494,7 @@ static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_fences),
 	KUNIT_CASE(rma_hostile_peer),
 	KUNIT_CASE(rma_close_releases),
+	KUNIT_CASE(rma_late_unreg_ack),
 	{}
 };
 
