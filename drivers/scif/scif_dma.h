@@ -26,16 +26,22 @@ struct page;
 struct scif_endpt;
 struct scif_window;
 
+/* Windows a span holds without an allocation: most RMAs touch one or two. */
+#define SCIF_SPAN_INLINE	2
+
 /**
  * struct scif_span - a byte range resolved to contiguous windows
- * @wins: the windows, in offset order, each with a reference
+ * @wins: the windows, in offset order, each with a reference; points to
+ *	  @few when they fit there (so a span is never copied by value)
  * @nr: number of @wins
  * @start: first byte of the range (an offset in the windows' space)
+ * @few: storage for up to %SCIF_SPAN_INLINE windows
  */
 struct scif_span {
 	struct scif_window **wins;
 	unsigned int nr;
 	u64 start;
+	struct scif_window *few[SCIF_SPAN_INLINE];
 };
 
 /**

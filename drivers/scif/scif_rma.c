@@ -48,7 +48,8 @@ static void scif_span_put(struct scif_span *sp)
 
 	for (i = 0; i < sp->nr; i++)
 		scif_win_put(sp->wins[i]);
-	kvfree(sp->wins);
+	if (sp->wins != sp->few)
+		kvfree(sp->wins);
 	sp->wins = NULL;
 	sp->nr = 0;
 }
@@ -85,7 +86,8 @@ static int scif_span_get(struct maple_tree *mt, u64 first, u64 len, int prot,
 		if (scif_win_end(win) - 1 >= last)
 			break;
 	}
-	sp->wins = kvmalloc_array(n, sizeof(*sp->wins), GFP_KERNEL);
+	sp->wins = n <= ARRAY_SIZE(sp->few) ? sp->few :
+		   kvmalloc_array(n, sizeof(*sp->wins), GFP_KERNEL);
 	if (!sp->wins)
 		return -ENOMEM;
 	for (pos = first; sp->nr < n; pos = scif_win_end(win)) {
@@ -129,11 +131,7 @@ static int scif_span_vaddr(struct scif_endpt *ep, unsigned long addr,
 	}
 	win->pp = pp;
 	win->prot = prot;
-	sp->wins = kvmalloc_array(1, sizeof(*sp->wins), GFP_KERNEL);
-	if (!sp->wins) {
-		scif_win_put(win);
-		return -ENOMEM;
-	}
+	sp->wins = sp->few;
 	sp->wins[0] = win;
 	sp->nr = 1;
 	sp->start = addr - base;
@@ -457,18 +455,14 @@ static void scif_rma_retire(struct scif_endpt *ep, struct scif_rma_req *req)
 	wake_up_all(&rma->wq);
 }
 
-/**
- * scif_rma_req_finish() - complete a request whose copies are all done
- * @req: the request; freed
- *
- * Redoes failed descriptors and copies the %SCIF_RMA_ORDERED tail by CPU,
- * releases the windows, takes the request out of the in-flight list and
- * answers the fences it held up. Process context.
- *
- * Return: 0, or -ENODEV if failed or held back bytes could not be copied
+/*
+ * Complete a request whose copies are all done, short of freeing it: redo
+ * failed descriptors and copy the %SCIF_RMA_ORDERED tail by CPU, release
+ * the windows, take the request out of the in-flight list and answer the
+ * fences it held up. Returns 0, or -ENODEV if bytes could not be copied
  * because the peer's node is gone.
  */
-int scif_rma_req_finish(struct scif_rma_req *req)
+static int scif_rma_req_end(struct scif_rma_req *req)
 {
 	struct scif_endpt *ep = req->ep;
 	struct scif_peer_mem pm;
@@ -490,6 +484,24 @@ int scif_rma_req_finish(struct scif_rma_req *req)
 	scif_span_put(&req->lsp);
 	scif_rma_retire(ep, req);
 	scif_ep_put(ep);
+	return ret;
+}
+
+/**
+ * scif_rma_req_finish() - complete a request whose copies are all done
+ * @req: the request, from kzalloc() in scif_rma(); freed
+ *
+ * Redoes failed descriptors and copies the %SCIF_RMA_ORDERED tail by CPU,
+ * releases the windows, takes the request out of the in-flight list and
+ * answers the fences it held up. Process context.
+ *
+ * Return: 0, or -ENODEV if failed or held back bytes could not be copied
+ * because the peer's node is gone.
+ */
+int scif_rma_req_finish(struct scif_rma_req *req)
+{
+	int ret = scif_rma_req_end(req);
+
 	kfree(req);
 	return ret;
 }
@@ -573,34 +585,31 @@ static bool scif_rma_room(struct scif_rma_ep *rma)
 	return room;
 }
 
-static struct scif_rma_req *scif_rma_req_alloc(struct scif_endpt *ep,
-					       u64 len, int flags,
-					       bool to_peer)
+/* Fill in a zeroed request; @async: one the DMA path may complete later. */
+static void scif_rma_req_init(struct scif_rma_req *req, struct scif_endpt *ep,
+			      u64 len, int flags, bool to_peer, bool async)
 {
-	struct scif_rma_req *req = kzalloc(sizeof(*req), GFP_KERNEL);
-
-	if (!req)
-		return NULL;
 	req->ep = ep;
 	req->len = len;
 	req->to_peer = to_peer;
 	req->sync = flags & SCIF_RMA_SYNC;
+	INIT_LIST_HEAD(&req->failed);
+	if (!async)
+		return;
 	atomic_set(&req->pending, 1);
 	init_completion(&req->done);
 	spin_lock_init(&req->lock);
-	INIT_LIST_HEAD(&req->failed);
 	INIT_WORK(&req->work, scif_rma_req_work);
-	return req;
 }
 
 static int scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 		    s64 roff, int flags, bool to_peer)
 {
+	bool by_cpu = flags & SCIF_RMA_USECPU, dma = false, sync;
+	struct scif_rma_req cpu_req = {}, *req = &cpu_req;
 	struct scif_rma_ep *rma = &ep->rma;
-	struct scif_rma_req *req;
 	struct scif_dma_issue di;
 	struct scif_peer_mem pm;
-	bool dma = false, sync;
 	u64 tail = 0;
 	int ret;
 
@@ -610,9 +619,16 @@ static int scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 	/* Requests in flight always complete: only a fatal signal ends this. */
 	if (wait_event_killable(rma->wq, scif_rma_room(rma)))
 		return -EINTR;
-	req = scif_rma_req_alloc(ep, len, flags, to_peer);
-	if (!req)
-		return -ENOMEM;
+	/*
+	 * A CPU copy ends before we return, so its request lives on our
+	 * stack: an allocation costs more than a small copy.
+	 */
+	if (!by_cpu) {
+		req = kzalloc(sizeof(*req), GFP_KERNEL);
+		if (!req)
+			return -ENOMEM;
+	}
+	scif_rma_req_init(req, ep, len, flags, to_peer, !by_cpu);
 	if (addr) {
 		ret = scif_span_vaddr(ep, (unsigned long)addr, len,
 				      to_peer ? SCIF_PROT_READ :
@@ -643,8 +659,7 @@ static int scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 		if (flags & SCIF_RMA_ORDERED)
 			tail = scif_ordered_tail(to_peer ? req->lsp.start :
 						 req->rsp.start, len);
-		if (!(flags & SCIF_RMA_USECPU) &&
-		    !scif_dma_begin(&di, req, &pm)) {
+		if (!by_cpu && !scif_dma_begin(&di, req, &pm)) {
 			/* The tail waits for the rest: scif_rma_req_finish(). */
 			req->tail = tail;
 			scif_dma_issue_spans(&di, req, len - tail);
@@ -663,7 +678,9 @@ static int scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 		scif_peer_mem_unlock(ep);
 	}
 	if (!dma) {
-		scif_rma_req_finish(req);
+		scif_rma_req_end(req);
+		if (req != &cpu_req)
+			kfree(req);
 		return ret;
 	}
 	/* From here on, an asynchronous @req may be gone at any moment. */
@@ -677,7 +694,8 @@ put:
 	scif_span_put(&req->rsp);
 	scif_span_put(&req->lsp);
 free:
-	kfree(req);
+	if (req != &cpu_req)
+		kfree(req);
 	return ret;
 }
 
