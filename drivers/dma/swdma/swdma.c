@@ -12,7 +12,11 @@
  * DMA addresses are produced by dma_map_*() on our platform device, which
  * has no IOMMU and no offset, so a dma_addr_t is a CPU physical address.
  * RAM is reached through the kernel mapping; anything else (a PCI BAR such
- * as the NTB window onto a peer's memory) through memremap().
+ * as the NTB window onto a peer's memory) through memremap(). Mapping is
+ * the expensive part of a small copy, so each channel side keeps its last
+ * mapping; inside a prefetchable memory resource (a BAR whose reads have
+ * no side effects) that mapping covers up to %SWDMA_BLOCK of the resource
+ * write-combined, elsewhere only what the descriptor touches.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -40,6 +44,11 @@
 #define SWDMA_CHUNK		SZ_64K
 /* Largest memremap() of non-RAM made for one piece of a transfer. */
 #define SWDMA_WIN_MAX		SZ_4M
+/*
+ * Aligned block of a prefetchable resource mapped at once: large enough
+ * for an NTB window onto a whole guest, small for 32-bit address space.
+ */
+#define SWDMA_BLOCK		(IS_ENABLED(CONFIG_64BIT) ? SZ_1G : SZ_4M)
 
 static unsigned int channels = 4;
 module_param(channels, uint, 0444);
@@ -172,10 +181,59 @@ static void swdma_win_drop(struct swdma_win *w)
 	w->va = NULL;
 }
 
+/**
+ * struct swdma_pf - search for the prefetchable resource holding an address
+ * @pa: the address
+ * @start: first byte of that resource inside the searched block
+ * @end: last byte of it inside the block
+ * @found: whether there is one
+ */
+struct swdma_pf {
+	phys_addr_t pa;
+	resource_size_t start;
+	resource_size_t end;
+	bool found;
+};
+
+/* walk_iomem_res_desc() callback: @r is clipped to the searched block. */
+static int swdma_pf_match(struct resource *r, void *arg)
+{
+	struct swdma_pf *pf = arg;
+
+	if (r->start > pf->pa || r->end < pf->pa)
+		return 0;
+	pf->start = r->start;
+	pf->end = r->end;
+	pf->found = true;
+	return 1;
+}
+
+/*
+ * The part of @pa's aligned %SWDMA_BLOCK that lies in the same
+ * prefetchable memory resource as @pa, if that part is whole pages. Only
+ * such memory may be mapped beyond what a descriptor touches: speculative
+ * reads and merged writes are harmless there, not in device registers.
+ */
+static bool swdma_pf_block(phys_addr_t pa, phys_addr_t *base, size_t *len)
+{
+	phys_addr_t first = ALIGN_DOWN(pa, SWDMA_BLOCK);
+	struct swdma_pf pf = { .pa = pa };
+
+	walk_iomem_res_desc(IORES_DESC_NONE,
+			    IORESOURCE_MEM | IORESOURCE_PREFETCH, first,
+			    first + SWDMA_BLOCK - 1, &pf, swdma_pf_match);
+	if (!pf.found || !PAGE_ALIGNED(pf.start) || !PAGE_ALIGNED(pf.end + 1))
+		return false;
+	*base = pf.start;
+	*len = pf.end - pf.start + 1;
+	return true;
+}
+
 /*
  * Kernel address for @pa in non-RAM memory, valid for *@n bytes (*@n is
  * reduced to what the mapping covers). @want is what is left of the transfer
- * on this side and sizes a new mapping. NULL if it cannot be mapped.
+ * on this side and sizes a new mapping outside prefetchable memory. NULL if
+ * it cannot be mapped.
  */
 static void *swdma_io_va(struct swdma_win *w, phys_addr_t pa, size_t want,
 			 size_t *n)
@@ -184,9 +242,12 @@ static void *swdma_io_va(struct swdma_win *w, phys_addr_t pa, size_t want,
 		phys_addr_t base = pa & PAGE_MASK;
 		size_t len = PAGE_ALIGN(offset_in_page(pa) +
 					min_t(size_t, want, SWDMA_WIN_MAX));
+		unsigned long flags = MEMREMAP_WB | MEMREMAP_WC;
 
 		swdma_win_drop(w);
-		w->va = memremap(base, len, MEMREMAP_WB | MEMREMAP_WC);
+		if (swdma_pf_block(pa, &base, &len))
+			flags = MEMREMAP_WC;
+		w->va = memremap(base, len, flags);
 		if (!w->va)
 			return NULL;
 		w->phys = base;
