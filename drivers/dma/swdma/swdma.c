@@ -49,6 +49,8 @@
  * for an NTB window onto a whole guest, small for 32-bit address space.
  */
 #define SWDMA_BLOCK		(IS_ENABLED(CONFIG_64BIT) ? SZ_1G : SZ_4M)
+/* Retired descriptors a channel keeps for reuse instead of freeing them. */
+#define SWDMA_SPARE_MAX		256
 
 static unsigned int channels = 4;
 module_param(channels, uint, 0444);
@@ -120,6 +122,9 @@ struct swdma_desc {
  * @work: the worker; a work item never runs concurrently with itself
  * @idle_wq: woken each time a descriptor is retired
  * @win: non-RAM mappings cached by the worker, one per side
+ * @spare: retired descriptors kept for the next prep (an allocation per
+ *	   descriptor would cost more than copying a page)
+ * @nr_spare: entries of @spare, at most %SWDMA_SPARE_MAX
  */
 struct swdma_chan {
 	struct dma_chan chan;
@@ -134,6 +139,8 @@ struct swdma_chan {
 	struct work_struct work;
 	wait_queue_head_t idle_wq;
 	struct swdma_win win[SWDMA_SIDES];
+	struct list_head spare;
+	unsigned int nr_spare;
 };
 
 /**
@@ -362,15 +369,28 @@ static size_t swdma_copy(struct swdma_chan *c, struct swdma_desc *d,
 	return done;
 }
 
-/* Free completed descriptors the client has acked. Caller holds c->lock. */
+/* Keep a retired, unlinked descriptor for reuse, or free it. */
+static void swdma_retire_locked(struct swdma_chan *c, struct swdma_desc *d)
+{
+	lockdep_assert_held(&c->lock);
+	if (c->nr_spare >= SWDMA_SPARE_MAX) {
+		kfree(d);
+		return;
+	}
+	list_add(&d->node, &c->spare);
+	c->nr_spare++;
+}
+
+/* Retire completed descriptors the client has acked. */
 static void swdma_reclaim_locked(struct swdma_chan *c)
 {
 	struct swdma_desc *d, *tmp;
 
+	lockdep_assert_held(&c->lock);
 	list_for_each_entry_safe(d, tmp, &c->done, node) {
 		if (async_tx_test_ack(&d->txd)) {
 			list_del(&d->node);
-			kfree(d);
+			swdma_retire_locked(c, d);
 		}
 	}
 }
@@ -439,7 +459,7 @@ static void swdma_work(struct work_struct *work)
 		c->active = NULL;
 		c->retired_seq = d->seq;
 		if (async_tx_test_ack(&d->txd))
-			kfree(d);
+			swdma_retire_locked(c, d);
 		else
 			list_add_tail(&d->node, &c->done);
 		spin_unlock_irqrestore(&c->lock, flags);
@@ -479,7 +499,18 @@ swdma_prep(struct dma_chan *chan, dma_addr_t dst, dma_addr_t src, size_t len,
 	struct swdma_desc *d;
 	unsigned long irqflags;
 
-	d = kzalloc(sizeof(*d), GFP_NOWAIT | __GFP_NOWARN);
+	spin_lock_irqsave(&c->lock, irqflags);
+	swdma_reclaim_locked(c);
+	d = list_first_entry_or_null(&c->spare, struct swdma_desc, node);
+	if (d) {
+		list_del(&d->node);
+		c->nr_spare--;
+	}
+	spin_unlock_irqrestore(&c->lock, irqflags);
+	if (d)
+		memset(d, 0, sizeof(*d));
+	else
+		d = kzalloc(sizeof(*d), GFP_NOWAIT | __GFP_NOWARN);
 	if (!d)
 		return NULL;
 	dma_async_tx_descriptor_init(&d->txd, chan);
@@ -491,7 +522,6 @@ swdma_prep(struct dma_chan *chan, dma_addr_t dst, dma_addr_t src, size_t len,
 	d->len = len;
 
 	spin_lock_irqsave(&c->lock, irqflags);
-	swdma_reclaim_locked(c);
 	list_add_tail(&d->node, &c->prepared);
 	spin_unlock_irqrestore(&c->lock, irqflags);
 
@@ -657,6 +687,8 @@ static void swdma_free_chan_resources(struct dma_chan *chan)
 	list_splice_init(&c->prepared, &dead);
 	list_splice_init(&c->submitted, &dead);
 	list_splice_init(&c->done, &dead);
+	list_splice_init(&c->spare, &dead);
+	c->nr_spare = 0;
 	spin_unlock_irqrestore(&c->lock, flags);
 	swdma_free_list(&dead);
 
@@ -742,6 +774,7 @@ static int __init swdma_probe(struct platform_device *pdev)
 		INIT_LIST_HEAD(&c->submitted);
 		INIT_LIST_HEAD(&c->issued);
 		INIT_LIST_HEAD(&c->done);
+		INIT_LIST_HEAD(&c->spare);
 		INIT_WORK(&c->work, swdma_work);
 		init_waitqueue_head(&c->idle_wq);
 		c->chan.device = dma;
