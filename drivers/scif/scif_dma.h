@@ -25,6 +25,7 @@
 struct page;
 struct scif_endpt;
 struct scif_window;
+struct scif_dma_block;
 
 /* Windows a span holds without an allocation: most RMAs touch one or two. */
 #define SCIF_SPAN_INLINE	2
@@ -61,6 +62,8 @@ struct scif_span {
  * @done: completed when @pending drops to zero for a @sync request
  * @lock: protects @failed (taken in DMA callbacks)
  * @failed: descriptors that did not complete, to be redone by the CPU
+ * @blocks: storage of its descriptors (scif_dma.c), newest first; written
+ *	    only by the issuer, freed when the request ends
  * @work: finishes a request without @sync
  */
 struct scif_rma_req {
@@ -77,6 +80,7 @@ struct scif_rma_req {
 	struct completion done;
 	spinlock_t lock;		/* @failed */
 	struct list_head failed;
+	struct scif_dma_block *blocks;
 	struct work_struct work;
 };
 
@@ -124,6 +128,7 @@ void scif_dma_piece(struct scif_dma_issue *di, u64 lphys, u64 raddr,
 void scif_dma_end(struct scif_dma_issue *di);
 void scif_dma_req_put(struct scif_rma_req *req);
 void scif_dma_redo(struct scif_rma_req *req, struct scif_peer_mem *pm);
+void scif_dma_req_release(struct scif_rma_req *req);
 
 /**
  * struct scif_dma_stats - what the DMA path did since load (for tests)

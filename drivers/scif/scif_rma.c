@@ -480,6 +480,7 @@ static int scif_rma_req_end(struct scif_rma_req *req)
 		if (!ret)
 			scif_peer_mem_unlock(ep);
 	}
+	scif_dma_req_release(req);
 	scif_span_put(&req->rsp);
 	scif_span_put(&req->lsp);
 	scif_rma_retire(ep, req);
