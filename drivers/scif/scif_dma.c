@@ -96,6 +96,8 @@ struct scif_dma_block {
 	struct scif_dma_desc desc[SCIF_DMA_BLOCK_DESCS];
 };
 
+static_assert(sizeof(struct scif_dma_block) <= SZ_4K);
+
 static DECLARE_RWSEM(scif_dma_rwsem);
 /* Under @scif_dma_rwsem: the pool, its size limit and forced alignment. */
 static struct scif_dma_slot scif_dma_slots[SCIF_DMA_MAX_CHANS];
