@@ -289,7 +289,8 @@ static void scif_signal_work(struct work_struct *work)
  * Returns once the RMAs are marked; the writes happen when they complete.
  *
  * Return: 0, or -EINVAL (flags, offset not 4-byte aligned), -ENXIO (an
- * offset outside a registered window), -EACCES, -ENOTCONN, -ECONNRESET,
+ * offset outside a registered window), -EACCES (the window at an offset,
+ * ours or the peer's, does not allow writing), -ENOTCONN, -ECONNRESET,
  * -ENODEV, -EBADF, -ENOMEM.
  */
 int scif_fence_signal(scif_epd_t epd, off_t loff, u64 lval, off_t roff,

@@ -236,25 +236,24 @@ static const struct vm_operations_struct scif_mmap_vm_ops = {
 
 /*
  * Take the windows covering the mapping, with references; rma->lock held.
- * Sets *@ro if one of them forbids writes.
+ * Sets *@allowed to the rights every one of them grants.
  */
 static int scif_mmap_resolve(struct scif_rma_ep *rma, struct scif_mmap *m,
-			     int prot, bool *ro)
+			     int prot, int *allowed)
 {
 	u64 first = (u64)m->pgoff << PAGE_SHIFT;
 	u64 last = first + ((u64)m->nr_pages << PAGE_SHIFT) - 1, pos;
 	struct scif_window *win;
 	unsigned int n = 0;
 
-	*ro = false;
+	*allowed = SCIF_PROT_MASK;
 	for (pos = first; pos <= last; pos = scif_win_end(win)) {
 		win = scif_wtree_find(&rma->remote, pos);
 		if (!win || win->nr_recv != win->nr_pages)
 			return -ENXIO;
 		if ((win->prot & prot) != prot)
 			return -EACCES;
-		if (!(win->prot & SCIF_PROT_WRITE))
-			*ro = true;
+		*allowed &= win->prot;
 		n++;
 		if (scif_win_end(win) - 1 >= last)
 			break;
@@ -275,9 +274,10 @@ static int scif_mmap_resolve(struct scif_rma_ep *rma, struct scif_mmap *m,
  * @epd: a connected endpoint
  * @vma: the new VMA; its file offset is the offset in the peer's space
  *
- * The mapping must be shared and must not be executable. Each of
- * %PROT_READ and %PROT_WRITE asked for must be allowed by every window in
- * the range; if one of them forbids writes, mprotect() cannot add
+ * The mapping must be shared and must not be executable. Reading, and
+ * writing if %PROT_WRITE is asked for, must be allowed by every window in
+ * the range, so a write-only window cannot be mapped; if one of them
+ * forbids writes, %VM_MAYWRITE is cleared and mprotect() cannot add
  * %PROT_WRITE later either. The mapping is not inherited by fork(), cannot
  * grow, and is left out of core dumps.
  *
@@ -291,8 +291,7 @@ int scif_mmap(scif_epd_t epd, struct vm_area_struct *vma)
 	struct scif_endpt *ep = epd;
 	unsigned long nr = vma_pages(vma);
 	struct scif_mmap *m;
-	int prot = 0, ret;
-	bool ro;
+	int prot, allowed, ret;
 
 	ret = scif_ep_check(epd);
 	if (ret)
@@ -304,8 +303,12 @@ int scif_mmap(scif_epd_t epd, struct vm_area_struct *vma)
 	if (vma->vm_pgoff > (SCIF_RAS_LAST >> PAGE_SHIFT) ||
 	    nr - 1 > (SCIF_RAS_LAST >> PAGE_SHIFT) - vma->vm_pgoff)
 		return -ENXIO;
-	if (vma->vm_flags & VM_READ)
-		prot |= SCIF_PROT_READ;
+	/*
+	 * Every mapping can be read: a page table entry that allows writing
+	 * allows reading as well (x86), so even a PROT_WRITE-only mapping
+	 * needs a window the peer lets us read.
+	 */
+	prot = SCIF_PROT_READ;
 	if (vma->vm_flags & VM_WRITE)
 		prot |= SCIF_PROT_WRITE;
 
@@ -338,7 +341,7 @@ int scif_mmap(scif_epd_t epd, struct vm_area_struct *vma)
 	if (!ret && m->dead)
 		ret = -ENODEV;
 	if (!ret)
-		ret = scif_mmap_resolve(&ep->rma, m, prot, &ro);
+		ret = scif_mmap_resolve(&ep->rma, m, prot, &allowed);
 	mutex_unlock(&m->lock);
 	mutex_unlock(&ep->rma.lock);
 	if (ret) {
@@ -348,7 +351,8 @@ int scif_mmap(scif_epd_t epd, struct vm_area_struct *vma)
 
 	vm_flags_set(vma, VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP |
 		     VM_DONTCOPY);
-	vm_flags_clear(vma, VM_MAYEXEC | (ro ? VM_MAYWRITE : 0));
+	vm_flags_clear(vma, VM_MAYEXEC |
+		       (allowed & SCIF_PROT_WRITE ? 0 : VM_MAYWRITE));
 	if (!m->pm.local)
 		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
 	vma->vm_private_data = m;

@@ -86,11 +86,12 @@ static int scif_win_map(struct scif_endpt *ep, struct scif_window *win)
 			win->addrs[i] = page_to_phys(pg);
 			continue;
 		}
-		a = dma_map_page(dev, pg, 0, PAGE_SIZE, DMA_BIDIRECTIONAL);
+		a = dma_map_page(dev, pg, 0, PAGE_SIZE,
+				 scif_win_dma_dir(win->prot));
 		if (dma_mapping_error(dev, a)) {
 			while (i--)
 				dma_unmap_page(dev, win->addrs[i], PAGE_SIZE,
-					       DMA_BIDIRECTIONAL);
+					       scif_win_dma_dir(win->prot));
 			put_device(dev);
 			return -ENOMEM;
 		}

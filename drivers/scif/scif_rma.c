@@ -813,7 +813,12 @@ static int scif_poke_span(struct scif_endpt *ep, struct scif_span *sp,
 	return 0;
 }
 
-/* Take the window under the 8 bytes at @off for a poke. */
+/*
+ * Take the window under the 8 bytes at @off for a poke. A poke writes, so
+ * the window must allow writing whichever side it belongs to: a read-only
+ * local window may be backed by pages its owner may only read (a file's
+ * page cache), and those were pinned without write intent.
+ */
 static int scif_poke_find(struct scif_endpt *ep, u64 off, bool remote,
 			  struct scif_span *sp)
 {
@@ -825,7 +830,7 @@ static int scif_poke_find(struct scif_endpt *ep, u64 off, bool remote,
 		return -ENXIO;
 	mutex_lock(&rma->lock);
 	ret = scif_span_get(remote ? &rma->remote : &rma->local, off,
-			    sizeof(u64), remote ? SCIF_PROT_WRITE : 0, sp);
+			    sizeof(u64), SCIF_PROT_WRITE, sp);
 	mutex_unlock(&rma->lock);
 	return ret;
 }
@@ -882,7 +887,7 @@ int scif_rma_poke(struct scif_endpt *ep, u64 roff, u64 val)
  * @loff: offset in our registered address space
  * @val: the value
  *
- * Return: 0, -ENXIO, -ENOMEM.
+ * Return: 0, -ENXIO, -EACCES (a window without %SCIF_PROT_WRITE), -ENOMEM.
  */
 int scif_rma_local_poke(struct scif_endpt *ep, u64 loff, u64 val)
 {

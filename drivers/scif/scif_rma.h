@@ -25,6 +25,7 @@
 #define SCIF_RMA_H
 
 #include <linux/bits.h>
+#include <linux/dma-direction.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/maple_tree.h>
@@ -201,6 +202,7 @@ void scif_rma_ep_init(struct scif_rma_ep *rma);
 struct scif_window *scif_win_alloc(unsigned long nr_pages, bool remote);
 void scif_win_get(struct scif_window *win);
 void scif_win_put(struct scif_window *win);
+enum dma_data_direction scif_win_dma_dir(int prot);
 int scif_wtree_insert(struct maple_tree *mt, struct scif_window *win,
 		      u64 offset, bool fixed);
 void scif_wtree_erase(struct maple_tree *mt, struct scif_window *win);

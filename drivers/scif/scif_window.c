@@ -39,6 +39,29 @@ void scif_rma_ep_init(struct scif_rma_ep *rma)
 	init_waitqueue_head(&rma->wq);
 }
 
+/**
+ * scif_win_dma_dir() - the DMA direction a local window's pages are mapped
+ *			with for the device through which the peer reaches them
+ * @prot: the window's %SCIF_PROT_READ / %SCIF_PROT_WRITE
+ *
+ * The peer reading our pages is the device reading memory (to device); the
+ * peer writing them is the device writing memory. Under an IOMMU the
+ * mapping then grants exactly what the window allows.
+ *
+ * Return: the direction.
+ */
+enum dma_data_direction scif_win_dma_dir(int prot)
+{
+	switch (prot & SCIF_PROT_MASK) {
+	case SCIF_PROT_READ:
+		return DMA_TO_DEVICE;
+	case SCIF_PROT_WRITE:
+		return DMA_FROM_DEVICE;
+	default:
+		return DMA_BIDIRECTIONAL;
+	}
+}
+
 static void scif_win_free(struct work_struct *work)
 {
 	struct scif_window *win = container_of(work, struct scif_window,
@@ -50,7 +73,7 @@ static void scif_win_free(struct work_struct *work)
 	if (win->dma_dev) {
 		for (i = 0; i < win->nr_pages; i++)
 			dma_unmap_page(win->dma_dev, win->addrs[i], PAGE_SIZE,
-				       DMA_BIDIRECTIONAL);
+				       scif_win_dma_dir(win->prot));
 		put_device(win->dma_dev);
 	}
 	if (win->pp)

@@ -40,6 +40,7 @@
 #define NPAGES		4
 #define WIN_B		0x100000	/* b's read-write windows */
 #define WIN_RO		0x200000	/* b's read-only window */
+#define WIN_WO		0x280000	/* b's write-only window */
 #define WIN_A		0x300000	/* a's window */
 #define LOC_A		0x500000	/* a's local scratch window */
 
@@ -173,6 +174,13 @@ static void test_errors(scif_epd_t a, unsigned char *bbuf)
 		       errno == EACCES, "mprotect(PROT_WRITE) fails with EACCES");
 		scif_munmap(m, page);
 	}
+	/*
+	 * A page table entry that allows writing allows reading as well, so a
+	 * write-only window cannot be mapped at all.
+	 */
+	EXPECT_MMAP_ERR(scif_mmap(NULL, page, SCIF_PROT_WRITE, 0, a, WIN_WO),
+			EACCES);
+	EXPECT_MMAP_ERR(scif_mmap(NULL, page, RW, 0, a, WIN_WO), EACCES);
 
 	/* Two contiguous windows in one mapping, at a fixed address. */
 	hole = mmap(NULL, 2 * len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
@@ -427,6 +435,7 @@ static int loopback(void)
 	reg_or_bail(b, bbuf + len, NPAGES, WIN_B + len, RW);
 	reg_or_bail(b, bbuf + 2 * len, NPAGES, WIN_RO, SCIF_PROT_READ);
 	reg_or_bail(b, bbuf, NPAGES, WIN_RO - len, RW);
+	reg_or_bail(b, bbuf + len, 1, WIN_WO, SCIF_PROT_WRITE);
 	test_errors(a, bbuf);
 	test_deferred(a, b);
 	scif_close(a);

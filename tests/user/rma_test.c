@@ -15,7 +15,9 @@
  *   fenced before the check), checked against a shadow copy;
  * - fences: marks of both sides, and signals of local and remote values;
  * - RLIMIT_MEMLOCK as an unprivileged user: registering past the limit fails
- *   with ENOMEM and leaves nothing pinned (VmPin in /proc/self/status).
+ *   with ENOMEM and leaves nothing pinned (VmPin in /proc/self/status);
+ * - a read-only window over a root-owned read-only file, as an unprivileged
+ *   user: no fence signal, readfrom or peer writeto writes into it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -464,6 +466,101 @@ static void memlock_child(void *arg)
 	EXPECT_EQ(vm_pin_settles(0), 0);
 }
 
+#define RO_FILE		"/tmp/scif-rma-ro"
+#define RO_MAGIC	0x5a
+
+/*
+ * In a child, as an unprivileged user: a root-owned 0444 file mapped
+ * read-only and shared, registered read-only. No SCIF path may write into
+ * its page cache: local and remote fence signals (immediate and deferred),
+ * a readfrom into it, a writeto from the peer, CPU and DMA alike.
+ */
+static void ro_file_child(void *arg)
+{
+	int flags[] = { SCIF_RMA_USECPU | SCIF_RMA_SYNC, SCIF_RMA_SYNC };
+	scif_epd_t a, b;
+	unsigned int i;
+	char *file, *buf;
+	off_t ro, rw;
+	int fd, mark;
+
+	(void)arg;
+	if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
+		bail("setuid");
+	fd = open(RO_FILE, O_RDONLY);
+	if (fd < 0)
+		bail("open " RO_FILE);
+	file = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+	if (file == MAP_FAILED)
+		bail("mmap " RO_FILE);
+	buf = map_pages(1, PROT_READ | PROT_WRITE);
+	memset(buf, 0x11, page);
+	make_pair(&a, &b);
+	EXPECT_ERR(scif_register(a, file, page, 0, RW, 0), EFAULT);
+	ro = scif_register(a, file, page, 0, SCIF_PROT_READ, 0);
+	tap_ok(ro >= 0, "ro file: registered read-only at %ld", (long)ro);
+	rw = scif_register(b, buf, page, 0, RW, 0);
+	tap_ok(rw >= 0, "ro file: peer buffer registered at %ld", (long)rw);
+
+	EXPECT_ERR(scif_fence_signal(a, ro, 0x4141414141414141ULL, 0, 0,
+				     SCIF_FENCE_INIT_SELF | SCIF_SIGNAL_LOCAL),
+		   EACCES);
+	EXPECT_ERR(scif_fence_signal(a, ro + 8, 0x4242424242424242ULL, 0, 0,
+				     SCIF_FENCE_INIT_PEER | SCIF_SIGNAL_LOCAL),
+		   EACCES);
+	EXPECT_ERR(scif_fence_signal(b, 0, 0, ro, 0x4343434343434343ULL,
+				     SCIF_FENCE_INIT_SELF | SCIF_SIGNAL_REMOTE),
+		   EACCES);
+	EXPECT_ERR(scif_fence_signal(b, 0, 0, ro + 16, 0x4444444444444444ULL,
+				     SCIF_FENCE_INIT_PEER | SCIF_SIGNAL_REMOTE),
+		   EACCES);
+	for (i = 0; i < ARRAY_SIZE(flags); i++) {
+		EXPECT_ERR(scif_readfrom(a, ro, page, rw, flags[i]), EACCES);
+		EXPECT_ERR(scif_writeto(b, rw, page, ro, flags[i]), EACCES);
+		EXPECT_ERR(scif_vwriteto(b, buf, page, ro, flags[i]), EACCES);
+		/* Reading out of the file is what the window is for. */
+		EXPECT_EQ(scif_readfrom(b, rw, page, ro, flags[i]), 0);
+		EXPECT_EQ(scif_writeto(a, ro, page, rw, flags[i]), 0);
+	}
+	tap_ok(buf[0] == RO_MAGIC && buf[page - 1] == RO_MAGIC,
+	       "ro file: its bytes reached the peer through the window");
+	/* Let any deferred signal run before the parent looks. */
+	EXPECT_EQ(scif_fence_mark(a, SCIF_FENCE_INIT_PEER, &mark), 0);
+	EXPECT_EQ(scif_fence_wait(a, mark), 0);
+	scif_close(a);
+	scif_close(b);
+	munmap(file, page);
+	close(fd);
+}
+
+static void test_ro_file(void)
+{
+	char *want = malloc(page), *got = malloc(page);
+	int fd;
+
+	if (geteuid() != 0) {
+		printf("# ro file: needs root to create a root-owned file, skipped\n");
+		free(want);
+		free(got);
+		return;
+	}
+	memset(want, RO_MAGIC, page);
+	unlink(RO_FILE);
+	fd = open(RO_FILE, O_CREAT | O_EXCL | O_WRONLY, 0444);
+	if (fd < 0 || write(fd, want, page) != page || close(fd))
+		bail("create " RO_FILE);
+	tap_child("ro file", ro_file_child, NULL);
+	fd = open(RO_FILE, O_RDONLY);
+	if (fd < 0 || read(fd, got, page) != page)
+		bail("read " RO_FILE);
+	close(fd);
+	tap_ok(!memcmp(want, got, page),
+	       "ro file: a read-only file's page cache was not written");
+	unlink(RO_FILE);
+	free(want);
+	free(got);
+}
+
 static void test_memlock(void)
 {
 	if (vm_pin_kb() < 0) {
@@ -483,6 +580,7 @@ int main(int argc, char **argv)
 	printf("# seed %u, %d iterations, %zu-bit\n", seed, iters,
 	       sizeof(void *) * 8);
 	srand(seed);
+	test_ro_file();
 	test_memlock();
 	test_errors();
 	test_random(iters);
