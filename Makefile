@@ -21,7 +21,7 @@ W ?= 1
 
 # Resolve the kernel build directory at recipe time, so that targets which do
 # not need a kernel never trigger a kernel build.
-kdir = kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/build-kernel) || exit 1
+kdir = kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/rig/build-kernel) || exit 1
 
 .PHONY: all modules clean sparse checkpatch check demo kernel bench-ntb bench-rma bench-scif-ntb apidoc
 
@@ -31,7 +31,7 @@ modules:
 	@$(kdir); $(MAKE) -C "$$kdir" M=$(CURDIR) W=$(W) modules
 
 kernel:
-	@scripts/build-kernel
+	@scripts/rig/build-kernel
 
 sparse:
 	@mkdir -p build; $(kdir); $(MAKE) -C "$$kdir" M=$(CURDIR) W=$(W) C=2 CHECK=sparse \
@@ -39,34 +39,34 @@ sparse:
 	! grep -E '(warning|error):' build/sparse.log
 
 checkpatch:
-	@scripts/checkpatch
+	@scripts/checks/checkpatch
 
 # The in-kernel API as reST, extracted from the kernel-doc comments.
 apidoc:
 	@mkdir -p build/doc
-	@ksrc=$$(bash -c '. scripts/common.sh; scif_ksrc'); \
+	@ksrc=$$(bash -c '. scripts/rig/common.sh; scif_ksrc'); \
 	{ $$ksrc/scripts/kernel-doc -rst include/linux/scif.h && \
 	  $$ksrc/scripts/kernel-doc -rst -export drivers/scif/*.c; } \
 		>build/doc/scif-api.rst 2>/dev/null && \
 	echo "build/doc/scif-api.rst"
 
 check:
-	@scripts/check
+	@scripts/checks/check
 
 demo:
 	@scripts/demo
 
 bench-ntb:
-	@scripts/bench-ntb
+	@scripts/bench/bench-ntb
 
 bench-rma:
-	@scripts/bench-rma
+	@scripts/bench/bench-rma
 
 bench-scif-ntb: modules
 	@$(MAKE) -C tools
-	@scripts/bench-scif-ntb
+	@scripts/bench/bench-scif-ntb
 
 clean:
-	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/build-kernel 2>/dev/null) && \
+	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/rig/build-kernel 2>/dev/null) && \
 		$(MAKE) -C "$$kdir" M=$(CURDIR) clean >/dev/null 2>&1 || true
 	rm -rf build

@@ -4,7 +4,7 @@
 # link go down within 1 s and come back up. The kill is timed from node 1
 # reporting @@SCIF-READY (linked, node 0 watching), not from its boot.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec "$top/scripts/cluster" -n 2 --mem 256 --timeout 400 \
+exec "$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 400 \
 	--kill-node 1 --after-ready 2 --restart-after 2 \
 	--modules "ntb_ivshmem ntb_tool" \
 	--copy "$top/tests/e2e/guest/ntb_lib.sh" \

@@ -5,7 +5,7 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 for field in magic version; do
 	echo "== register region with a wrong $field"
-	SCIF_MESH_CORRUPT=$field "$top/scripts/cluster" -n 1 --mem 256 \
+	SCIF_MESH_CORRUPT=$field "$top/scripts/rig/cluster" -n 1 --mem 256 \
 		--smp 1 --timeout 300 --modules "ntb_ivshmem ntb_tool" \
 		--copy "$top/tests/e2e/guest/ntb_lib.sh" \
 		--copy "$top/tests/e2e/guest/ntb_refused.sh" \

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Upstream ntb_tool drives the emulated NTB between two guests.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec "$top/scripts/cluster" -n 2 --mem 256 --timeout 300 \
+exec "$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 300 \
 	--modules "ntb_ivshmem ntb_tool" \
 	--copy "$top/tests/e2e/guest/ntb_lib.sh" \
 	--copy "$top/tests/e2e/guest/ntb_tool.sh" -- sh ./ntb_tool.sh

@@ -3,7 +3,7 @@
 # hung guest and truncated KTAP must each give a non-zero exit and a reason.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/scripts/common.sh"
+. "$top/scripts/rig/common.sh"
 fail=0
 
 expect_fail() {
@@ -23,12 +23,12 @@ expect_fail() {
 	fi
 }
 
-cl="$top/scripts/cluster -n 1 --modules scif --smp 1"
+cl="$top/scripts/rig/cluster -n 1 --modules scif --smp 1"
 expect_fail "command exits 3" "command exited 3" $cl -- sh -c 'exit 3'
 expect_fail "kernel WARN" "kernel report" $cl -- sh -c 'modprobe lkdtm && echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT'
 expect_fail "kernel panic" "did not finish" $cl -- sh -c 'echo c > /proc/sysrq-trigger'
 expect_fail "hung guest" "timeout" $cl --timeout 30 -- sleep 600
-expect_fail "bad -n" "usage" "$top/scripts/cluster" -n 9 -- true
+expect_fail "bad -n" "usage" "$top/scripts/rig/cluster" -n 9 -- true
 expect_fail "missing --copy file" "no such file" $cl --copy /nonexistent -- true
 
 # kunit.py must reject truncated KTAP.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # SCIF over the emulated NTB: a node killed mid-stream and restarted.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec "$top/scripts/cluster" -n 2 --mem 256 --timeout 400 \
+exec "$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 400 \
 	--kill-node 1 --after-ready 3 --restart-after 3 \
 	--modules "ntb_ivshmem scif scif_ntb" \
 	--copy "$top/tests/e2e/guest/scif_ntb_loss.sh" -- sh ./scif_ntb_loss.sh

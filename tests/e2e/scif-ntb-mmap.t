@@ -3,7 +3,7 @@
 # SCIF over the emulated NTB: mmap of the peer's windows both ways, and a
 # node killed under a mapping (the survivor gets SIGBUS, never stale data).
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec "$top/scripts/cluster" -n 2 --mem 256 --timeout 400 \
+exec "$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 400 \
 	--kill-node 1 --after-ready 3 \
 	--modules "ntb_ivshmem scif scif_ntb" \
 	--copy "$top/tests/e2e/guest/scif_ntb_mmap.sh" -- sh ./scif_ntb_mmap.sh

@@ -3,6 +3,6 @@
 # scif_ntb refuses bad module parameters (ring sizes, node id) with one line
 # and binds nothing; with the defaults the two nodes then meet.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec "$top/scripts/cluster" -n 2 --mem 256 --timeout 400 \
+exec "$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 400 \
 	--modules "ntb_ivshmem" \
 	--copy "$top/tests/e2e/guest/scif_ntb_params.sh" -- sh ./scif_ntb_params.sh

@@ -17,7 +17,7 @@ else
 	scif-info -n
 fi
 GUEST
-"$top/scripts/cluster" -n 2 --mem 256 --timeout 400 \
+"$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 400 \
 	--kill-node 0 --after-ready 3 \
 	--modules "swdma ntb_ivshmem scif scif_ntb" \
 	--copy "$tmp/scif_ntb_rma_loss.sh" -- sh ./scif_ntb_rma_loss.sh

@@ -22,6 +22,6 @@ for c in /sys/class/dma/*; do
 done
 true
 GUEST
-"$top/scripts/cluster" -n 2 --mem 256 --timeout 420 \
+"$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 420 \
 	--modules "swdma ntb_ivshmem scif scif_ntb" \
 	--copy "$tmp/scif_ntb_rma.sh" -- sh ./scif_ntb_rma.sh

@@ -3,4 +3,4 @@
 # In one guest: every libscif call and user-mode error code, raw ioctls with
 # bad arguments (x86_64).
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec "$top/scripts/cluster" -n 1 -- scif-user-api-test
+exec "$top/scripts/rig/cluster" -n 1 -- scif-user-api-test

@@ -4,4 +4,4 @@
 # both directions checked against scif_readfrom/scif_writeto, its errnos,
 # the peer's unregister deferred while mapped, SIGBUS after the peer closes.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec "$top/scripts/cluster" -n 1 --timeout 300 -- scif-mmap-test
+exec "$top/scripts/rig/cluster" -n 1 --timeout 300 -- scif-mmap-test

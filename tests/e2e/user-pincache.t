@@ -5,4 +5,4 @@
 # least recently used entries, unpins at close, and respects RLIMIT_MEMLOCK.
 # swdma is loaded so that the cached pages also go through the DMA path.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec "$top/scripts/cluster" -n 1 --modules "swdma scif" -- scif-pincache-test
+exec "$top/scripts/rig/cluster" -n 1 --modules "swdma scif" -- scif-pincache-test

@@ -4,7 +4,7 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # swdma gives the RMAs without SCIF_RMA_USECPU a DMA engine; scif keeps the
 # channels it took until unload, so one in use shows the DMA path ran.
-exec "$top/scripts/cluster" -n 1 --modules "swdma scif" -- sh -c 'scif-rma-test32 200 &&
+exec "$top/scripts/rig/cluster" -n 1 --modules "swdma scif" -- sh -c 'scif-rma-test32 200 &&
 	for c in /sys/class/dma/*/in_use; do
 		[ "$(cat "$c")" = 1 ] && exit 0
 	done

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * scif-rma-bench: RMA between two SCIF nodes, measured (a benchmark, not a
- * test; scripts/bench-rma runs it).
+ * test; scripts/bench/bench-rma runs it).
  *
  *   scif-rma-bench server PORT
  *   scif-rma-bench client NODE PORT [MAXWIN [BUDGET [TABLES]]]

@@ -2,7 +2,7 @@
 /*
  * scif-tcp-bench: the send/recv benchmark of scif-ntb-test, over TCP, so
  * that SCIF across the emulated NTB can be compared with TCP across a
- * virtio-net link between the same two guests (scripts/bench-scif-ntb).
+ * virtio-net link between the same two guests (scripts/bench/bench-scif-ntb).
  *
  *   scif-tcp-bench serve PORT CONNS   answer CONNS connections, then exit
  *   scif-tcp-bench bench HOST PORT    table: round trip 8 B..64 KiB and

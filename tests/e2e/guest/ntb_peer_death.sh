@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Node 1 is killed mid-run (scripts/cluster --kill-node 1 --after-ready) and
+# Node 1 is killed mid-run (scripts/rig/cluster --kill-node 1 --after-ready) and
 # booted again. Node 0 must see the link go down within 1 s of node 1's
 # last sign of life, and up again once node 1 is back.
 . ./ntb_lib.sh

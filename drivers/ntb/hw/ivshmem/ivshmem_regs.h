@@ -20,7 +20,7 @@
 #define IVN_VERSION		1U
 #define IVN_MAX_NODES		8
 
-/* PCI slots (device numbers on bus 0) chosen by scripts/ntb-mesh.sh */
+/* PCI slots (device numbers on bus 0) chosen by scripts/rig/ntb-mesh.sh */
 #define IVN_SLOT_PEER_RAM	0x10	/* + peer index: that peer's RAM */
 #define IVN_SLOT_REGS		0x18	/* + own index: the register region */
 

@@ -4,10 +4,10 @@
 # SCIF_CACHE  where the kernel source, the kernel build and guest images live
 #             (outside the work tree so a fresh clone reuses a warm cache).
 
-SCIF_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SCIF_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SCIF_CACHE=${SCIF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/scif-ntb}
 SCIF_KSRC_TAR=/usr/src/linux-source-6.12.tar.xz
-SCIF_FRAGMENT=$SCIF_TOP/scripts/kernel.config
+SCIF_FRAGMENT=$SCIF_TOP/scripts/rig/kernel.config
 SCIF_BUILD=$SCIF_TOP/build
 
 die() {

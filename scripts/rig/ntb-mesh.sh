@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Wiring of the emulated NTB (drivers/ntb/hw/ivshmem) into a QEMU cluster.
-# Sourced by scripts/cluster; do not run it.
+# Sourced by scripts/rig/cluster; do not run it.
 #
 # Every guest I of an N-guest cluster gets, on PCI bus 0:
 #   slot 0x18+I  ivshmem-plain over $RUNDIR/ntb-regs (register region,
