@@ -46,7 +46,7 @@ apidoc:
 	@mkdir -p build/doc
 	@ksrc=$$(bash -c '. scripts/rig/common.sh; scif_ksrc'); \
 	{ $$ksrc/scripts/kernel-doc -rst include/linux/scif.h && \
-	  $$ksrc/scripts/kernel-doc -rst -export drivers/scif/*.c; } \
+	  $$ksrc/scripts/kernel-doc -rst -export drivers/scif/*.c drivers/scif/*/*.c; } \
 		>build/doc/scif-api.rst 2>/dev/null && \
 	echo "build/doc/scif-api.rst"
 

@@ -17,13 +17,13 @@
 #include <linux/scif.h>
 #include <linux/vmalloc.h>
 
-#include "scif_core.h"
-#include "scif_dma.h"
-#include "scif_endpt.h"
-#include "scif_epd.h"
+#include "core/scif_core.h"
+#include "rma/scif_dma.h"
+#include "core/scif_endpt.h"
+#include "core/scif_endpt_api.h"
 #include "scif_kunit_util.h"
-#include "scif_link_sim.h"
-#include "scif_rma.h"
+#include "link/scif_sim.h"
+#include "rma/scif_rma.h"
 
 #define DMA_PAGES	32
 #define RW		(SCIF_PROT_READ | SCIF_PROT_WRITE)
@@ -419,9 +419,9 @@ static void dma_many_async(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, one_rma(ctx, 0, (i % DMA_PAGES) * PAGE_SIZE,
 					      (i % DMA_PAGES) * PAGE_SIZE,
 					      PAGE_SIZE, 0), 0);
-		spin_lock(&c->rma.ilock);
-		n = c->rma.nr_reqs;
-		spin_unlock(&c->rma.ilock);
+		spin_lock(&c->rma->ilock);
+		n = c->rma->nr_reqs;
+		spin_unlock(&c->rma->ilock);
 		most = max(most, n);
 	}
 	fence_self(test, ctx->n.c);
@@ -485,4 +485,4 @@ kunit_test_suite(scif_dma_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the DMA path of SCIF RMA");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(SCIF_KUNIT);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -12,9 +12,9 @@
 #include <linux/sched/signal.h>
 #include <linux/scif.h>
 
-#include "scif_core.h"
-#include "scif_endpt.h"
-#include "scif_epd.h"
+#include "core/scif_core.h"
+#include "core/scif_endpt.h"
+#include "core/scif_endpt_api.h"
 #include "scif_kunit_util.h"
 
 static int ep_init(struct kunit *test)
@@ -599,4 +599,4 @@ kunit_test_suite(scif_ep_suite);
 
 MODULE_DESCRIPTION("KUnit tests for SCIF endpoints on one node");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(SCIF_KUNIT);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

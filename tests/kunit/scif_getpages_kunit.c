@@ -14,12 +14,12 @@
 #include <linux/scif.h>
 #include <linux/vmalloc.h>
 
-#include "scif_core.h"
-#include "scif_endpt.h"
-#include "scif_epd.h"
+#include "core/scif_core.h"
+#include "core/scif_endpt.h"
+#include "core/scif_endpt_api.h"
 #include "scif_kunit_util.h"
-#include "scif_link_sim.h"
-#include "scif_rma.h"
+#include "link/scif_sim.h"
+#include "rma/scif_rma.h"
 
 #define GP_PAGES	8
 #define RW		(SCIF_PROT_READ | SCIF_PROT_WRITE)
@@ -57,19 +57,12 @@ static void gp_exit(struct kunit *test)
 	vfree(ctx->sbuf);
 }
 
-static off_t reg(scif_epd_t ep, void *addr, size_t pages, off_t off,
-		 int prot)
-{
-	return scif_register(ep, addr, pages * PAGE_SIZE, off, prot,
-			     FIX | SCIF_MAP_KERNEL);
-}
-
 /* The server's windows: [0, 4) read-write, [4, 6) read-only. */
 static void gp_windows(struct kunit *test, struct gp_ctx *ctx)
 {
-	KUNIT_ASSERT_EQ(test, reg(ctx->n.s, ctx->sbuf, 4, 0, RW), 0);
-	KUNIT_ASSERT_EQ(test, reg(ctx->n.s, ctx->sbuf + 4 * PAGE_SIZE, 2,
-				  4 * PAGE_SIZE, SCIF_PROT_READ),
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 4, 0, RW, FIX), 0);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf + 4 * PAGE_SIZE, 2,
+					  4 * PAGE_SIZE, SCIF_PROT_READ, FIX),
 			4 * PAGE_SIZE);
 	scif_sim_settle(ctx->n.pair);
 }
@@ -209,17 +202,17 @@ static void gp_unregister_deferred(struct kunit *test)
 			0);
 	KUNIT_ASSERT_EQ(test, scif_unregister(ctx->n.s, 0, 4 * PAGE_SIZE), 0);
 	scif_sim_settle(ctx->n.pair);
-	KUNIT_EXPECT_NULL(test, scif_wtree_find(&c->rma.remote, 0));
+	KUNIT_EXPECT_NULL(test, scif_wtree_find(&c->rma->remote, 0));
 	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, 0, PAGE_SIZE, &r),
 			-ENXIO);
 	/* The server keeps the offsets and the pages while the range is out. */
 	msleep(100);
 	scif_sim_settle(ctx->n.pair);
-	KUNIT_EXPECT_NOT_NULL(test, scif_wtree_find(&s->rma.local, 0));
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.s, ctx->sbuf, 1, 0, RW), -EADDRINUSE);
+	KUNIT_EXPECT_NOT_NULL(test, scif_wtree_find(&s->rma->local, 0));
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 1, 0, RW, FIX), -EADDRINUSE);
 	KUNIT_EXPECT_EQ(test, scif_put_pages(r), 0);
-	KUNIT_EXPECT_TRUE(test, gp_settle_until(ctx, &s->rma.local, false));
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.s, ctx->sbuf, 1, 0, RW), 0);
+	KUNIT_EXPECT_TRUE(test, gp_settle_until(ctx, &s->rma->local, false));
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 1, 0, RW, FIX), 0);
 }
 
 static void gp_close_reclaims(struct kunit *test)
@@ -239,7 +232,7 @@ static void gp_close_reclaims(struct kunit *test)
 	ctx->n.c = NULL;
 	KUNIT_EXPECT_EQ(test, scif_put_pages(r1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, scif_put_pages(r2), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, gp_settle_until(ctx, &s->rma.local, false));
+	KUNIT_EXPECT_TRUE(test, gp_settle_until(ctx, &s->rma->local, false));
 }
 
 static int gp_close(void *epd)
@@ -267,7 +260,7 @@ static void gp_put_after_reset(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, early);
 	/* Still closing, so @s is alive: its windows wait for our answer. */
 	if (!early)
-		KUNIT_EXPECT_FALSE(test, xa_empty(&s->rma.wins));
+		KUNIT_EXPECT_FALSE(test, xa_empty(&s->rma->wins));
 	KUNIT_EXPECT_EQ(test, scif_get_pages(ctx->n.c, 0, PAGE_SIZE, &r2),
 			-ECONNRESET);
 	KUNIT_EXPECT_NULL(test, r2);
@@ -311,4 +304,4 @@ kunit_test_suite(scif_gp_suite);
 
 MODULE_DESCRIPTION("KUnit tests for scif_get_pages and scif_put_pages");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(SCIF_KUNIT);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

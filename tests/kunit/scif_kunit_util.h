@@ -14,9 +14,9 @@
 #include <linux/scif.h>
 #include <linux/string.h>
 
-#include "scif_core.h"
-#include "scif_epd.h"
-#include "scif_link_sim.h"
+#include "core/scif_core.h"
+#include "core/scif_endpt_api.h"
+#include "link/scif_sim.h"
 
 /**
  * struct scif_kt_call - a function run in a kernel thread
@@ -215,6 +215,14 @@ static inline void scif_kt_nodes_down(struct scif_kt_nodes *n)
 		scif_sim_pair_destroy(n->pair);
 	scif_instance_destroy(n->a);
 	scif_instance_destroy(n->b);
+}
+
+/* Register @pages pages of kernel memory at @addr on @ep. */
+static inline off_t scif_kt_reg(scif_epd_t ep, void *addr, size_t pages,
+				off_t off, int prot, int flags)
+{
+	return scif_register(ep, addr, pages * PAGE_SIZE, off, prot,
+			     flags | SCIF_MAP_KERNEL);
 }
 
 #endif /* SCIF_KUNIT_UTIL_H */

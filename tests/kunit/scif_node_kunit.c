@@ -10,13 +10,13 @@
 #include <linux/scif.h>
 #include <linux/vmalloc.h>
 
-#include "scif_core.h"
-#include "scif_endpt.h"
-#include "scif_epd.h"
+#include "core/scif_core.h"
+#include "core/scif_endpt.h"
+#include "core/scif_endpt_api.h"
 #include "scif_kunit_util.h"
-#include "scif_link.h"
-#include "scif_link_sim.h"
-#include "scif_wire.h"
+#include "core/scif_link.h"
+#include "link/scif_sim.h"
+#include "core/scif_wire.h"
 
 /* A small chunk size, so that streams are cut into many messages. */
 #define NODE_SIM_CHUNK	512
@@ -339,5 +339,5 @@ kunit_test_suite(scif_node_suite);
 
 MODULE_DESCRIPTION("KUnit tests for SCIF across two nodes");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(SCIF_KUNIT);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_IMPORT_NS(SCIF_TRANSPORT);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite for the pinned-page cache of SCIF_RMA_USECACHE
- * (drivers/scif/scif_pincache.c), driven with user memory of the test's own
+ * (drivers/scif/rma/scif_pincache.c), driven with user memory of the test's own
  * mm (kunit_vm_mmap): hits for a range and its parts, the protection as part
  * of the key, invalidation when the range is unmapped and mapped again,
  * and what a closed cache does.
@@ -14,7 +14,7 @@
 #include <linux/scif.h>
 #include <linux/uaccess.h>
 
-#include "scif_rma.h"
+#include "rma/scif_rma.h"
 
 #define PC_PAGES	4UL
 #define RW		(SCIF_PROT_READ | SCIF_PROT_WRITE)
@@ -205,4 +205,4 @@ kunit_test_suite(scif_pincache_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the SCIF pinned-page cache");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(SCIF_KUNIT);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -6,7 +6,7 @@
 #include <linux/module.h>
 #include <linux/scif.h>
 
-#include "scif_port.h"
+#include "core/scif_port.h"
 
 static int port_init(struct kunit *test)
 {
@@ -103,4 +103,4 @@ kunit_test_suite(scif_port_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the SCIF port allocator");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(SCIF_KUNIT);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

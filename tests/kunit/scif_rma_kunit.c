@@ -15,13 +15,13 @@
 #include <linux/scif.h>
 #include <linux/vmalloc.h>
 
-#include "scif_core.h"
-#include "scif_endpt.h"
-#include "scif_epd.h"
+#include "core/scif_core.h"
+#include "core/scif_endpt.h"
+#include "core/scif_endpt_api.h"
 #include "scif_kunit_util.h"
-#include "scif_link_sim.h"
-#include "scif_rma.h"
-#include "scif_wire.h"
+#include "link/scif_sim.h"
+#include "rma/scif_rma.h"
+#include "core/scif_wire.h"
 
 /* A chunk size that cuts page lists of a few windows into many messages. */
 #define RMA_SIM_CHUNK	256
@@ -64,13 +64,6 @@ static void rma_exit(struct kunit *test)
 	vfree(ctx->sbuf);
 }
 
-static off_t reg(scif_epd_t ep, void *addr, size_t pages, off_t off,
-		 int prot, int flags)
-{
-	return scif_register(ep, addr, pages * PAGE_SIZE, off, prot,
-			     flags | SCIF_MAP_KERNEL);
-}
-
 #define RW	(SCIF_PROT_READ | SCIF_PROT_WRITE)
 
 /* Let messages and work items run until @cond holds, at most 10 s. */
@@ -94,7 +87,7 @@ static bool remote_gone(struct rma_ctx *ctx)
 {
 	struct scif_endpt *s = ctx->n.s;
 
-	return !scif_wtree_find(&s->rma.remote, 0);
+	return !scif_wtree_find(&s->rma->remote, 0);
 }
 
 #define FIX	SCIF_MAP_FIXED
@@ -106,24 +99,24 @@ static void rma_register_errors(struct kunit *test)
 	u8 *p = ctx->cbuf;
 
 	KUNIT_ASSERT_NOT_NULL(test, lone);
-	KUNIT_EXPECT_EQ(test, reg(lone, p, 1, 0, RW, 0), -ENOTCONN);
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(lone, p, 1, 0, RW, 0), -ENOTCONN);
 	scif_close(lone);
-	KUNIT_EXPECT_EQ(test, reg(NULL, p, 1, 0, RW, 0), -EBADF);
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 1, 0, 0, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 1, 0, 8, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 1, 0, RW, 0x100), -EINVAL);
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 1, -PAGE_SIZE, RW, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 1, 100, RW, FIX), -EINVAL);
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p + 1, 1, 0, RW, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(NULL, p, 1, 0, RW, 0), -EBADF);
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.c, p, 1, 0, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.c, p, 1, 0, 8, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.c, p, 1, 0, RW, 0x100), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.c, p, 1, -PAGE_SIZE, RW, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.c, p, 1, 100, RW, FIX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.c, p + 1, 1, 0, RW, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, scif_register(ctx->n.c, p, 100, 0, RW,
 					    SCIF_MAP_KERNEL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, scif_register(ctx->n.c, p, 0, 0, RW,
 					    SCIF_MAP_KERNEL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 4, 0x40000, RW, FIX), 0x40000);
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 1, 0x40000 + 3 * PAGE_SIZE, RW,
-				  FIX), -EADDRINUSE);
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.c, p, 4, 0x40000, RW, FIX), 0x40000);
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.c, p, 1, 0x40000 + 3 * PAGE_SIZE, RW,
+					  FIX), -EADDRINUSE);
 	/* Without FIXED, a taken hint is moved, not refused. */
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 1, 0x40000, RW, 0),
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.c, p, 1, 0x40000, RW, 0),
 			0x40000 + 4 * PAGE_SIZE);
 	/* Unregister: whole windows only, all or nothing. */
 	KUNIT_EXPECT_EQ(test, scif_unregister(ctx->n.c, 0x40000, PAGE_SIZE),
@@ -137,7 +130,7 @@ static void rma_register_errors(struct kunit *test)
 			0);
 	/* The offsets come back once the peer confirmed. */
 	scif_sim_settle(ctx->n.pair);
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, p, 5, 0x40000, RW, FIX), 0x40000);
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.c, p, 5, 0x40000, RW, FIX), 0x40000);
 }
 
 /* Windows of 1..4 pages back to back, over @pages pages of @buf at @off. */
@@ -148,8 +141,8 @@ static void reg_run(struct kunit *test, scif_epd_t ep, u8 *buf, off_t off,
 
 	while (done < RMA_PAGES) {
 		n = min(1 + done % 4, RMA_PAGES - done);
-		KUNIT_ASSERT_EQ(test, reg(ep, buf + done * PAGE_SIZE, n,
-					  off + done * PAGE_SIZE, prot, FIX),
+		KUNIT_ASSERT_EQ(test, scif_kt_reg(ep, buf + done * PAGE_SIZE, n,
+						  off + done * PAGE_SIZE, prot, FIX),
 				off + (off_t)done * PAGE_SIZE);
 		done += n;
 	}
@@ -233,11 +226,11 @@ static void rma_copy_errors(struct kunit *test)
 	struct rma_ctx *ctx = test->priv;
 	off_t ro;
 
-	KUNIT_ASSERT_EQ(test, reg(ctx->n.c, ctx->cbuf, 4, 0, RW, FIX), 0);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.c, ctx->cbuf, 4, 0, RW, FIX), 0);
 	/* Two peer windows with a hole between them, one read-only. */
-	KUNIT_ASSERT_EQ(test, reg(ctx->n.s, ctx->sbuf, 2, 0, RW, FIX), 0);
-	ro = reg(ctx->n.s, ctx->sbuf + 2 * PAGE_SIZE, 2, 3 * PAGE_SIZE,
-		 SCIF_PROT_READ, FIX);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 2, 0, RW, FIX), 0);
+	ro = scif_kt_reg(ctx->n.s, ctx->sbuf + 2 * PAGE_SIZE, 2, 3 * PAGE_SIZE,
+			 SCIF_PROT_READ, FIX);
 	KUNIT_ASSERT_EQ(test, ro, 3 * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.c, 0, PAGE_SIZE, 0, 0x40),
 			-EINVAL);
@@ -268,25 +261,25 @@ static void rma_unregister_deferred(struct kunit *test)
 	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
 	struct scif_window *w;
 
-	KUNIT_ASSERT_EQ(test, reg(ctx->n.s, ctx->sbuf, 2, 0, RW, FIX), 0);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 2, 0, RW, FIX), 0);
 	scif_sim_settle(ctx->n.pair);
 	/* The client holds the server's window, like an RMA in flight would. */
-	mutex_lock(&c->rma.lock);
-	w = scif_wtree_find(&c->rma.remote, 0);
+	mutex_lock(&c->rma->lock);
+	w = scif_wtree_find(&c->rma->remote, 0);
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	scif_win_get(w);
-	mutex_unlock(&c->rma.lock);
+	mutex_unlock(&c->rma->lock);
 	KUNIT_ASSERT_EQ(test, scif_unregister(ctx->n.s, 0, 2 * PAGE_SIZE), 0);
 	scif_sim_settle(ctx->n.pair);
 	/* Not usable, but its offsets are still taken on the server. */
-	KUNIT_EXPECT_NULL(test, scif_wtree_find(&c->rma.remote, 0));
-	KUNIT_EXPECT_NOT_NULL(test, scif_wtree_find(&s->rma.local, 0));
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.s, ctx->sbuf, 1, 0, RW, FIX),
+	KUNIT_EXPECT_NULL(test, scif_wtree_find(&c->rma->remote, 0));
+	KUNIT_EXPECT_NOT_NULL(test, scif_wtree_find(&s->rma->local, 0));
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 1, 0, RW, FIX),
 			-EADDRINUSE);
 	scif_win_put(w);
 	scif_sim_settle(ctx->n.pair);
-	KUNIT_EXPECT_NULL(test, scif_wtree_find(&s->rma.local, 0));
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.s, ctx->sbuf, 1, 0, RW, FIX), 0);
+	KUNIT_EXPECT_NULL(test, scif_wtree_find(&s->rma->local, 0));
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 1, 0, RW, FIX), 0);
 }
 
 static void rma_fences(struct kunit *test)
@@ -295,8 +288,8 @@ static void rma_fences(struct kunit *test)
 	u64 *cv = (u64 *)ctx->cbuf, *sv = (u64 *)ctx->sbuf;
 	int mark;
 
-	KUNIT_ASSERT_EQ(test, reg(ctx->n.c, ctx->cbuf, 1, 0, RW, FIX), 0);
-	KUNIT_ASSERT_EQ(test, reg(ctx->n.s, ctx->sbuf, 1, 0, RW, FIX), 0);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.c, ctx->cbuf, 1, 0, RW, FIX), 0);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 1, 0, RW, FIX), 0);
 	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.c, 64, 64, 64, 0), 0);
 	KUNIT_EXPECT_EQ(test, scif_fence_mark(ctx->n.c, SCIF_FENCE_INIT_SELF,
 					      &mark), 0);
@@ -369,7 +362,7 @@ static void rma_hostile_peer(struct kunit *test)
 	struct scif_node_stats st0, st1;
 	__le64 pg[2];
 
-	KUNIT_ASSERT_EQ(test, reg(ctx->n.s, ctx->sbuf, 2, 0, RW, FIX), 0);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 2, 0, RW, FIX), 0);
 	scif_sim_settle(ctx->n.pair);
 	scif_node_stats(ctx->n.a, 1, &st0);
 	/* Overlapping the real window. */
@@ -415,13 +408,13 @@ static void rma_hostile_peer(struct kunit *test)
 	KUNIT_EXPECT_GE(test, atomic64_read(&st1.rx_drops) -
 			atomic64_read(&st0.rx_drops), 14);
 	/* Only the real window and nothing of the lies is left. */
-	mutex_lock(&c->rma.lock);
-	KUNIT_EXPECT_EQ(test, c->rma.nr_windows, 1U);
-	KUNIT_EXPECT_EQ(test, c->rma.remote_pages, 2UL);
-	KUNIT_EXPECT_NULL(test, scif_wtree_find(&c->rma.remote, 1ULL << 30));
-	mutex_unlock(&c->rma.lock);
+	mutex_lock(&c->rma->lock);
+	KUNIT_EXPECT_EQ(test, c->rma->nr_windows, 1U);
+	KUNIT_EXPECT_EQ(test, c->rma->remote_pages, 2UL);
+	KUNIT_EXPECT_NULL(test, scif_wtree_find(&c->rma->remote, 1ULL << 30));
+	mutex_unlock(&c->rma->lock);
 	/* And it still works. */
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.c, ctx->cbuf, 2, 0, RW, FIX), 0);
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.c, ctx->cbuf, 2, 0, RW, FIX), 0);
 	memset(ctx->sbuf, 0x5a, 2 * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, scif_readfrom(ctx->n.c, 0, 2 * PAGE_SIZE, 0,
 					    SCIF_RMA_SYNC), 0);
@@ -433,16 +426,16 @@ static void rma_close_releases(struct kunit *test)
 	struct rma_ctx *ctx = test->priv;
 	struct scif_endpt *s = ctx->n.s;
 
-	KUNIT_ASSERT_EQ(test, reg(ctx->n.c, ctx->cbuf, 3, 0, RW, 0), 0);
-	KUNIT_ASSERT_EQ(test, reg(ctx->n.s, ctx->sbuf, 3, 0, RW, 0), 0);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.c, ctx->cbuf, 3, 0, RW, 0), 0);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 3, 0, RW, 0), 0);
 	scif_sim_settle(ctx->n.pair);
-	KUNIT_EXPECT_NOT_NULL(test, scif_wtree_find(&s->rma.remote, 0));
+	KUNIT_EXPECT_NOT_NULL(test, scif_wtree_find(&s->rma->remote, 0));
 	KUNIT_EXPECT_EQ(test, scif_close(ctx->n.c), 0);
 	ctx->n.c = NULL;
 	KUNIT_EXPECT_TRUE(test,
 			  settle_until(ctx, remote_gone));
 	KUNIT_EXPECT_EQ(test, scif_readfrom(ctx->n.s, 0, 8, 0, 0), -ECONNRESET);
-	KUNIT_EXPECT_EQ(test, reg(ctx->n.s, ctx->sbuf, 1, 0, RW, 0),
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 1, 0, RW, 0),
 			-ECONNRESET);
 }
 
@@ -451,9 +444,9 @@ static bool local_empty(struct rma_ctx *ctx)
 	struct scif_endpt *c = ctx->n.c;
 	bool empty;
 
-	mutex_lock(&c->rma.lock);
-	empty = xa_empty(&c->rma.wins);
-	mutex_unlock(&c->rma.lock);
+	mutex_lock(&c->rma->lock);
+	empty = xa_empty(&c->rma->wins);
+	mutex_unlock(&c->rma->lock);
 	return empty;
 }
 
@@ -469,12 +462,12 @@ static void rma_late_unreg_ack(struct kunit *test)
 	struct scif_window *win;
 	u32 id;
 
-	KUNIT_ASSERT_EQ(test, reg(ctx->n.c, ctx->cbuf, 1, 0, RW, FIX), 0);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.c, ctx->cbuf, 1, 0, RW, FIX), 0);
 	scif_sim_settle(ctx->n.pair);
-	mutex_lock(&c->rma.lock);
-	win = scif_wtree_find(&c->rma.local, 0);
+	mutex_lock(&c->rma->lock);
+	win = scif_wtree_find(&c->rma->local, 0);
 	id = win ? win->id : 0;
-	mutex_unlock(&c->rma.lock);
+	mutex_unlock(&c->rma->lock);
 	KUNIT_ASSERT_NOT_NULL(test, win);
 	scif_msg_init(&m, SCIF_MSG_UNREG_ACK, s->id, c->id, s->port, c->port,
 		      id);
@@ -509,4 +502,4 @@ kunit_test_suite(scif_rma_suite);
 
 MODULE_DESCRIPTION("KUnit tests for SCIF registration and RMA");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(SCIF_KUNIT);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

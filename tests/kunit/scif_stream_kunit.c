@@ -10,9 +10,9 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-#include "scif_core.h"
-#include "scif_endpt.h"
-#include "scif_epd.h"
+#include "core/scif_core.h"
+#include "core/scif_endpt.h"
+#include "core/scif_endpt_api.h"
 #include "scif_kunit_util.h"
 
 /**
@@ -255,4 +255,4 @@ kunit_test_suite(scif_stream_suite);
 
 MODULE_DESCRIPTION("KUnit tests for SCIF send, recv and poll");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(SCIF_KUNIT);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

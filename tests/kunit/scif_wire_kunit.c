@@ -10,12 +10,12 @@
 #include <linux/scif.h>
 #include <linux/string.h>
 
-#include "scif_core.h"
-#include "scif_endpt.h"
-#include "scif_epd.h"
+#include "core/scif_core.h"
+#include "core/scif_endpt.h"
+#include "core/scif_endpt_api.h"
 #include "scif_kunit_util.h"
-#include "scif_link_sim.h"
-#include "scif_wire.h"
+#include "link/scif_sim.h"
+#include "core/scif_wire.h"
 
 #define WIRE_CHUNK	256
 
@@ -375,4 +375,4 @@ kunit_test_suite(scif_wire_suite);
 
 MODULE_DESCRIPTION("KUnit tests for SCIF wire protocol robustness");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(SCIF_KUNIT);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

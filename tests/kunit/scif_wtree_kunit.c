@@ -11,7 +11,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-#include "scif_rma.h"
+#include "rma/scif_rma.h"
 
 /*
  * The scale of the issue's requirement. Under TCG with KASAN and lockdep one
@@ -215,4 +215,4 @@ kunit_test_suite(scif_wtree_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the SCIF window tree and pinning");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(SCIF_KUNIT);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

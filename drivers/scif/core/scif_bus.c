@@ -9,11 +9,11 @@
  * driver core calls it for every node device present when it registers and
  * for every one added or removed later, with the bus's own locking.
  */
+#include <kunit/visibility.h>
 #include <linux/device.h>
 #include <linux/slab.h>
 
 #include "scif_core.h"
-#include "scif_kunit_export.h"
 
 /**
  * struct scif_peer - a node's device and what it needs to find its way back
@@ -156,7 +156,7 @@ int scif_instance_client_register(struct scif_instance *si,
 	client->si.remove_dev = scif_client_remove_dev;
 	return subsys_interface_register(&client->si);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_instance_client_register);
+EXPORT_SYMBOL_IF_KUNIT(scif_instance_client_register);
 
 /**
  * scif_client_register() - ask to be told about the nodes of the network

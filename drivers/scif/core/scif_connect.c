@@ -15,7 +15,7 @@
 
 #include "scif_core.h"
 #include "scif_endpt.h"
-#include "scif_epd.h"
+#include "scif_endpt_api.h"
 #include "scif_wire.h"
 
 static int scif_send_reject(struct scif_instance *si, u16 node, u64 dst_ep,
@@ -42,6 +42,8 @@ static int scif_connect_result(struct scif_endpt *ep)
 {
 	int ret;
 
+	lockdep_assert_held(&ep->mutex);
+
 	spin_lock(&ep->lock);
 	ep->conn_report = false;
 	ep->conn_async = false;
@@ -66,6 +68,8 @@ static int scif_connect_wait(struct scif_endpt *ep)
 {
 	unsigned int seq = READ_ONCE(ep->flush_seq);
 	long left;
+
+	lockdep_assert_held(&ep->mutex);
 
 	left = wait_event_interruptible_timeout(ep->wq,
 						scif_connect_settled(ep, seq),
@@ -307,7 +311,10 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 		ret = -ENOMEM;
 		goto refuse;
 	}
+	/* Nobody else knows @nep yet; the lock is for the ring's rule. */
+	mutex_lock(&nep->mutex);
 	ret = scif_ep_alloc_ring(nep, ring);
+	mutex_unlock(&nep->mutex);
 	if (ret) {
 		scif_close(nep);
 		goto refuse;
@@ -353,6 +360,8 @@ void scif_listener_shutdown(struct scif_endpt *ep)
 	struct scif_instance *si = ep->si;
 	struct scif_conreq *req, *tmp;
 	LIST_HEAD(reqs);
+
+	lockdep_assert_held(&ep->mutex);
 
 	xa_erase(&si->listeners, ep->port);
 	spin_lock(&ep->lock);

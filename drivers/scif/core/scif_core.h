@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The SCIF core instance: all state of one SCIF node lives here.
+ * The SCIF core, as the layers above it see it: instances (all state of one
+ * SCIF node lives in one), nodes, endpoints, and the table of handlers
+ * through which the core tells those layers about its events.
+ *
+ * RMA (rma/) and /dev/scif (dev/) include this header and nothing else of
+ * core/; transports include scif_link.h.
  */
 #ifndef SCIF_CORE_H
 #define SCIF_CORE_H
@@ -13,8 +18,11 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
+#include "scif_endpt.h"
+#include "scif_endpt_api.h"
 #include "scif_link.h"
 #include "scif_port.h"
+#include "scif_wire.h"
 
 struct dentry;
 struct scif_link;
@@ -109,10 +117,65 @@ struct scif_instance {
 	typeof_member(struct device, bus) bus;
 };
 
+/**
+ * struct scif_layer - handlers of a layer above the core (or a transport)
+ * @name: for messages
+ * @instance_add: an instance was created; undone by @instance_remove
+ * @instance_remove: an instance is being destroyed, endpoints still open
+ * @self_up: the instance's node id is valid (after creation, and after
+ *	     scif_instance_set_self()); the loopback transport brings the
+ *	     node online to itself here
+ * @self_down: the node id is about to change or the instance to go
+ * @ep_init: an endpoint is being created; set up the layer's part of it
+ * @ep_close: its owner called scif_close(); runs first, while the peer
+ *	      can still be reached and can still find the endpoint
+ * @ep_release: the last reference is gone; free the layer's part (also
+ *		when @ep_init failed or never ran for this layer)
+ * @node_lost: a node was removed; its endpoints are reset already, and
+ *	       the link still reaches its memory until the handler returns
+ * @rx: a message of a type from %SCIF_MSG_REG_OPEN on arrived; at most
+ *	one layer handles them. Returns 0, or a negative errno to have the
+ *	message counted as dropped.
+ *
+ * Every handler may be NULL. Handlers run in process context and may
+ * sleep; the order is registration order for set-up events and the
+ * reverse for tear-down (see core/scif_layer.c).
+ */
+struct scif_layer {
+	const char *name;
+	int (*instance_add)(struct scif_instance *si);
+	void (*instance_remove)(struct scif_instance *si);
+	int (*self_up)(struct scif_instance *si);
+	void (*self_down)(struct scif_instance *si);
+	int (*ep_init)(struct scif_endpt *ep);
+	void (*ep_close)(struct scif_endpt *ep);
+	void (*ep_release)(struct scif_endpt *ep);
+	void (*node_lost)(struct scif_instance *si, u16 node);
+	int (*rx)(struct scif_instance *si, u16 node,
+		  const struct scif_wire_msg *msg, const void *data,
+		  size_t len);
+};
+
+/* core/scif_layer.c */
+int scif_layer_register(const struct scif_layer *layer);
+void scif_layer_unregister(const struct scif_layer *layer);
+int scif_layers_instance_add(struct scif_instance *si);
+void scif_layers_instance_remove(struct scif_instance *si);
+int scif_layers_self_changed(struct scif_instance *si, bool up);
+int scif_layers_ep_init(struct scif_endpt *ep);
+void scif_layers_ep_close(struct scif_endpt *ep);
+void scif_layers_ep_release(struct scif_endpt *ep);
+void scif_layers_node_lost(struct scif_instance *si, u16 node);
+int scif_layers_rx(struct scif_instance *si, u16 node,
+		   const struct scif_wire_msg *msg, const void *data,
+		   size_t len);
+
+/* core/scif_instance.c */
 struct scif_instance *scif_instance_create(const char *name, u16 self);
 void scif_instance_destroy(struct scif_instance *si);
+void scif_set_default_instance(struct scif_instance *si);
 
-/* scif_node.c */
+/* core/scif_node.c */
 bool scif_node_online(struct scif_instance *si, u16 node);
 size_t scif_node_max_data(struct scif_instance *si, u16 node);
 u32 scif_node_ep_ring(struct scif_instance *si, u16 node);
@@ -127,20 +190,12 @@ int scif_instance_node_ids(struct scif_instance *si, u16 *nodes, int len,
 void scif_node_stats(struct scif_instance *si, u16 node,
 		     struct scif_node_stats *out);
 
-/* scif_bus.c */
+/* core/scif_bus.c */
 int scif_bus_init(struct scif_instance *si);
 void scif_bus_exit(struct scif_instance *si);
 int scif_peer_dev_add(struct scif_instance *si, struct scif_node *node);
 void scif_peer_dev_remove(struct scif_node *node);
 int scif_instance_client_register(struct scif_instance *si,
 				  struct scif_client *client);
-
-/* scif_link_loopback.c */
-int scif_loopback_create(struct scif_instance *si);
-void scif_loopback_destroy(struct scif_instance *si);
-
-/* scif_debugfs.c */
-void scif_debugfs_init(struct scif_instance *si);
-void scif_debugfs_exit(struct scif_instance *si);
 
 #endif /* SCIF_CORE_H */

@@ -7,6 +7,7 @@
  * of the instance, so an id that outlives its endpoint never resolves to a
  * later endpoint in the same slot. Peers only ever see ids.
  */
+#include <kunit/visibility.h>
 #include <linux/capability.h>
 #include <linux/err.h>
 #include <linux/pid.h>
@@ -16,8 +17,7 @@
 
 #include "scif_core.h"
 #include "scif_endpt.h"
-#include "scif_epd.h"
-#include "scif_kunit_export.h"
+#include "scif_endpt_api.h"
 
 #define SCIF_EP_IDX(id)		((u32)(id))
 
@@ -54,7 +54,7 @@ static void scif_ep_release(struct kref *ref)
 	struct scif_endpt *ep = container_of(ref, struct scif_endpt, ref);
 
 	WARN_ON_ONCE(ep->park_owner);
-	scif_rma_ep_release(ep);
+	scif_layers_ep_release(ep);
 	kvfree(ep->rx_ring);
 	mutex_destroy(&ep->mutex);
 	mutex_destroy(&ep->send_mutex);
@@ -70,7 +70,7 @@ void scif_ep_put(struct scif_endpt *ep)
 {
 	kref_put(&ep->ref, scif_ep_release);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_ep_put);
+EXPORT_SYMBOL_IF_KUNIT(scif_ep_put);
 
 /**
  * scif_ep_lookup() - find an open endpoint by id
@@ -93,7 +93,7 @@ struct scif_endpt *scif_ep_lookup(struct scif_instance *si, u64 id)
 	xa_unlock(&si->eps);
 	return ep;
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_ep_lookup);
+EXPORT_SYMBOL_IF_KUNIT(scif_ep_lookup);
 
 /**
  * scif_ep_next() - walk the open endpoints of an instance
@@ -115,7 +115,7 @@ struct scif_endpt *scif_ep_next(struct scif_instance *si, unsigned long *idx)
 	xa_unlock(&si->eps);
 	return ep;
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_ep_next);
+EXPORT_SYMBOL_IF_KUNIT(scif_ep_next);
 
 /**
  * scif_ep_alloc_ring() - give an endpoint its receive ring, once
@@ -128,6 +128,8 @@ EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_ep_next);
 int scif_ep_alloc_ring(struct scif_endpt *ep, u32 size)
 {
 	u8 *ring;
+
+	lockdep_assert_held(&ep->mutex);
 
 	if (ep->rx_ring)
 		return 0;
@@ -164,8 +166,11 @@ scif_epd_t scif_instance_open(struct scif_instance *si)
 	spin_lock_init(&ep->lock);
 	INIT_LIST_HEAD(&ep->reqs);
 	init_waitqueue_head(&ep->wq);
-	scif_rma_ep_init(&ep->rma);
 	ep->state = SCIF_EP_UNBOUND;
+	if (scif_layers_ep_init(ep)) {
+		scif_ep_put(ep);
+		return NULL;
+	}
 
 	xa_lock(&si->eps);
 	ret = __xa_alloc(&si->eps, &idx, ep, XA_LIMIT(1, INT_MAX), GFP_KERNEL);
@@ -182,7 +187,7 @@ scif_epd_t scif_instance_open(struct scif_instance *si)
 	}
 	return ep;
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_instance_open);
+EXPORT_SYMBOL_IF_KUNIT(scif_instance_open);
 
 /**
  * scif_open() - create an endpoint on the local node
@@ -309,6 +314,8 @@ EXPORT_SYMBOL_GPL(scif_listen);
  */
 static void __scif_unpark(struct scif_instance *si, struct scif_endpt *ep)
 {
+	lockdep_assert_held(&si->parked.xa_lock);
+
 	__xa_erase(&si->parked, SCIF_EP_IDX(ep->id));
 	put_pid(ep->park_owner);
 	ep->park_owner = NULL;
@@ -364,7 +371,7 @@ int scif_close(scif_epd_t epd)
 		return ret;
 	si = ep->si;
 	/* While the peer can still answer: windows need its consent. */
-	scif_rma_ep_close(ep);
+	scif_layers_ep_close(ep);
 	mutex_lock(&ep->mutex);
 	spin_lock(&ep->lock);
 	old = ep->state;
@@ -512,7 +519,7 @@ scif_epd_t scif_instance_claim(struct scif_instance *si, u64 handle)
 	xa_unlock(&si->parked);
 	return ep ? ep : ERR_PTR(-EINVAL);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_instance_claim);
+EXPORT_SYMBOL_IF_KUNIT(scif_instance_claim);
 
 /**
  * scif_epd_claim() - take an endpoint parked in the default instance

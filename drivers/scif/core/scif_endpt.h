@@ -12,10 +12,9 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
-#include "scif_rma.h"
-
 struct pid;
 struct scif_instance;
+struct scif_rma_ep;
 
 /* Receive ring of every connected endpoint (a power of two). */
 #define SCIF_RX_RING_SIZE	(32 * 1024)
@@ -105,7 +104,9 @@ struct scif_conreq {
  * @flush_seq: bumped by scif_epd_flush() to kick out blocked callers
  * @wq: woken on every state, data, credit, request or flush change, and
  *	by the RMA protocol when the peer answers
- * @rma: registered memory and RMA state (scif_rma.h)
+ * @rma: the RMA layer's state of the endpoint (registered windows, RMAs in
+ *	 flight, fences), set up by its &scif_layer.ep_init handler; the
+ *	 core never looks inside
  */
 struct scif_endpt {
 	struct scif_instance *si;
@@ -140,10 +141,10 @@ struct scif_endpt {
 	int reset_err;
 	unsigned int flush_seq;
 	wait_queue_head_t wq;
-	struct scif_rma_ep rma;
+	struct scif_rma_ep *rma;
 };
 
-/* scif_epd.c */
+/* core/scif_endpt.c */
 int scif_ep_check(scif_epd_t epd);
 struct scif_endpt *scif_ep_lookup(struct scif_instance *si, u64 id);
 void scif_ep_put(struct scif_endpt *ep);
@@ -151,15 +152,15 @@ struct scif_endpt *scif_ep_next(struct scif_instance *si, unsigned long *idx);
 const char *scif_ep_state_name(enum scif_ep_state state);
 int scif_ep_alloc_ring(struct scif_endpt *ep, u32 size);
 
-/* scif_connect.c */
+/* core/scif_connect.c */
 void scif_listener_shutdown(struct scif_endpt *ep);
 void scif_connect_node_lost(struct scif_endpt *ep, u16 node);
 
-/* scif_data.c */
+/* core/scif_stream.c */
 void scif_data_shutdown(struct scif_endpt *ep);
 void scif_data_node_lost(struct scif_endpt *ep, u16 node);
 
-/* scif_msg.c: handlers of received messages, by type */
+/* core/scif_msg.c: handlers of received messages, by type */
 struct scif_wire_msg;
 int scif_handle_connreq(struct scif_instance *si, u16 node,
 			const struct scif_wire_msg *msg);

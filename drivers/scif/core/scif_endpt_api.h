@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the SCIF core offers the /dev/scif layer (scif_fdev.c) and the KUnit
- * suites beyond the public API of <linux/scif.h>.
+ * What the SCIF core offers /dev/scif (dev/) and the KUnit suites beyond
+ * the public API of <linux/scif.h>.
  *
  * The public functions of <linux/scif.h> create endpoints in, and report the
  * nodes of, the module's default instance; the scif_instance_*() variants
  * below do the same for any instance. Once an endpoint exists, every call
  * on it acts on the instance it belongs to.
  */
-#ifndef SCIF_EPD_H
-#define SCIF_EPD_H
+#ifndef SCIF_ENDPT_API_H
+#define SCIF_ENDPT_API_H
 
 #include <linux/fs.h>
 #include <linux/poll.h>
@@ -27,4 +27,4 @@ scif_epd_t scif_epd_claim(u64 handle);
 scif_epd_t scif_instance_open(struct scif_instance *si);
 scif_epd_t scif_instance_claim(struct scif_instance *si, u64 handle);
 
-#endif /* SCIF_EPD_H */
+#endif /* SCIF_ENDPT_API_H */

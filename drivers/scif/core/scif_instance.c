@@ -1,26 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SCIF module entry: instances, the default instance and /dev/scif.
+ * SCIF instances: one SCIF node each, and the default one behind the
+ * public API.
  */
+#include <kunit/visibility.h>
 #include <linux/export.h>
-#include <linux/fs.h>
-#include <linux/module.h>
 #include <linux/slab.h>
 
 #include "scif_core.h"
-#include "scif_dma.h"
-#include "scif_endpt.h"
-#include "scif_fdev.h"
-#include "scif_kunit_export.h"
-#include "scif_link_queue.h"
 
 /**
- * scif_instance_create() - create a SCIF node with its loopback link
+ * scif_instance_create() - create a SCIF node
  * @name: unique name; names the bus ("scif" for the default instance,
  *	  "scif-<name>" otherwise), its devices and the debugfs directory
  * @self: the node id, 0..%SCIF_MAX_NODE_ID
  *
- * Return: the new instance, already online to itself, or NULL.
+ * The registered layers are told (&scif_layer.instance_add, then
+ * &scif_layer.self_up): the loopback transport brings the node online to
+ * itself, /dev/scif's layer adds the debugfs directory.
+ *
+ * Return: the new instance, or NULL.
  */
 struct scif_instance *scif_instance_create(const char *name, u16 self)
 {
@@ -43,10 +42,14 @@ struct scif_instance *scif_instance_create(const char *name, u16 self)
 	xa_init(&si->nodes);
 	if (scif_bus_init(si))
 		goto ports;
-	if (scif_loopback_create(si))
+	if (scif_layers_instance_add(si))
 		goto bus;
-	scif_debugfs_init(si);
+	if (scif_layers_self_changed(si, true))
+		goto layers;
 	return si;
+layers:
+	scif_layers_self_changed(si, false);
+	scif_layers_instance_remove(si);
 bus:
 	scif_bus_exit(si);
 ports:
@@ -56,7 +59,7 @@ free:
 	kfree(si);
 	return NULL;
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_instance_create);
+EXPORT_SYMBOL_IF_KUNIT(scif_instance_create);
 
 /**
  * scif_instance_destroy() - close everything of an instance and free it
@@ -71,8 +74,8 @@ void scif_instance_destroy(struct scif_instance *si)
 
 	if (!si)
 		return;
-	scif_debugfs_exit(si);
-	scif_loopback_destroy(si);
+	scif_layers_self_changed(si, false);
+	scif_layers_instance_remove(si);
 	WARN_ON(!xa_empty(&si->nodes));
 	while ((ep = scif_ep_next(si, &idx))) {
 		scif_close(ep);
@@ -87,13 +90,25 @@ void scif_instance_destroy(struct scif_instance *si)
 	kfree(si->name);
 	kfree(si);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_instance_destroy);
+EXPORT_SYMBOL_IF_KUNIT(scif_instance_destroy);
 
 /*
  * The default node. Written once at module load before /dev/scif exists and
  * cleared at unload after it is gone, so readers need no lock.
  */
 static struct scif_instance *scif_default;
+
+/**
+ * scif_set_default_instance() - name the instance behind the public API
+ * @si: the instance, or NULL once it is gone
+ *
+ * Called by the module's entry only, around the life of the default
+ * instance.
+ */
+void scif_set_default_instance(struct scif_instance *si)
+{
+	scif_default = si;
+}
 
 /**
  * scif_default_instance() - the instance behind the public API
@@ -143,7 +158,8 @@ static bool scif_instance_has_peers(struct scif_instance *si)
  * Callers serialise calls for one instance.
  *
  * Return: 0, or -EINVAL (bad id), -EBUSY (a remote node is online), or
- * -ENOMEM (the node has no loopback link any more).
+ * the error of a layer bringing the new id up (-ENOMEM: the node has no
+ * loopback link any more).
  */
 int scif_instance_set_self(struct scif_instance *si, u16 self)
 {
@@ -153,43 +169,8 @@ int scif_instance_set_self(struct scif_instance *si, u16 self)
 		return 0;
 	if (scif_instance_has_peers(si))
 		return -EBUSY;
-	scif_loopback_destroy(si);
+	scif_layers_self_changed(si, false);
 	WRITE_ONCE(si->self, self);
-	return scif_loopback_create(si);
+	return scif_layers_self_changed(si, true);
 }
 EXPORT_SYMBOL_NS_GPL(scif_instance_set_self, SCIF_TRANSPORT);
-
-static int __init scif_init(void)
-{
-	int ret;
-
-	ret = scif_dma_init();
-	if (ret)
-		return ret;
-	scif_default = scif_instance_create("scif", 0);
-	if (!scif_default) {
-		scif_dma_exit();
-		return -ENOMEM;
-	}
-	ret = scif_fdev_init();
-	if (ret) {
-		scif_instance_destroy(scif_default);
-		scif_default = NULL;
-		scif_dma_exit();
-	}
-	return ret;
-}
-
-static void __exit scif_exit(void)
-{
-	scif_fdev_exit();
-	scif_instance_destroy(scif_default);
-	scif_default = NULL;
-	scif_dma_exit();
-}
-
-module_init(scif_init);
-module_exit(scif_exit);
-
-MODULE_DESCRIPTION("SCIF endpoints and RMA over PCIe non-transparent bridges");
-MODULE_LICENSE("GPL");

@@ -16,6 +16,7 @@
 #include <linux/types.h>
 
 struct device;
+struct rw_semaphore;
 struct scif_instance;
 struct scif_link;
 struct scif_wire_msg;
@@ -87,11 +88,15 @@ struct scif_link {
  * @phys: &scif_link.peer_mem_phys
  * @size: &scif_link.peer_mem_size
  * @dma: &scif_link.peer_mem_dma (0: none)
+ * @held: the lock that keeps @base mapped, held for reading from
+ *	  scif_peer_mem_lock() to scif_peer_mem_unlock(); NULL in a copy
+ *	  from scif_peer_mem_get()
  *
  * Taken by scif_peer_mem_lock() (valid until scif_peer_mem_unlock()) or
  * scif_peer_mem_get() (a copy; its users must stop when the node is lost).
  */
 struct scif_peer_mem {
+	struct rw_semaphore *held;
 	bool local;
 	void *base;
 	phys_addr_t phys;

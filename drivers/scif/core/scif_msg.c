@@ -10,6 +10,7 @@
  * core allocate without bound, dereference a peer-supplied value or change
  * an endpoint that is not in the matching state.
  */
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/printk.h>
@@ -17,9 +18,7 @@
 
 #include "scif_core.h"
 #include "scif_endpt.h"
-#include "scif_kunit_export.h"
 #include "scif_link.h"
-#include "scif_rma.h"
 #include "scif_wire.h"
 
 /**
@@ -44,14 +43,14 @@ void scif_msg_init(struct scif_wire_msg *msg, u8 type, u64 src_ep,
 	msg->dst_port = cpu_to_le16(dst_port);
 	msg->arg = cpu_to_le32(arg);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_msg_init);
+EXPORT_SYMBOL_IF_KUNIT(scif_msg_init);
 
 static int scif_msg_dispatch(struct scif_instance *si, u16 node,
 			     const struct scif_wire_msg *msg, const void *data,
 			     size_t len)
 {
 	if (msg->type >= SCIF_MSG_REG_OPEN && msg->type < SCIF_MSG_NR)
-		return scif_handle_rma(si, node, msg, data, len);
+		return scif_layers_rx(si, node, msg, data, len);
 	if (msg->type != SCIF_MSG_DATA && (len || msg->seq))
 		return -EPROTO;
 	switch (msg->type) {

@@ -11,6 +11,7 @@
  * inside a send (the loopback link delivers data inline) never takes the
  * semaphore twice.
  */
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/log2.h>
@@ -18,14 +19,15 @@
 
 #include "scif_core.h"
 #include "scif_endpt.h"
-#include "scif_kunit_export.h"
 #include "scif_link.h"
-#include "scif_mmap.h"
 #include "scif_wire.h"
 
 /* The node with id @node, or NULL; nodes_rwsem or the RCU read lock is held. */
 static struct scif_node *scif_node_get(struct scif_instance *si, u16 node)
 {
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held() &&
+			 !lockdep_is_held(&si->nodes_rwsem),
+			 "scif node table used without nodes_rwsem or RCU");
 	return xa_load(&si->nodes, node);
 }
 
@@ -85,7 +87,7 @@ u32 scif_node_ep_ring(struct scif_instance *si, u16 node)
 	rcu_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_node_ep_ring);
+EXPORT_SYMBOL_IF_KUNIT(scif_node_ep_ring);
 
 /**
  * scif_node_send() - send a message (and data) to a node
@@ -179,7 +181,7 @@ void scif_node_stats(struct scif_instance *si, u16 node,
 	}
 	rcu_read_unlock();
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_node_stats);
+EXPORT_SYMBOL_IF_KUNIT(scif_node_stats);
 
 /**
  * scif_node_add() - make a node reachable (a transport's link came up)
@@ -250,7 +252,7 @@ void scif_node_remove(struct scif_instance *si, u16 node)
 		scif_data_node_lost(ep, node);
 		scif_ep_put(ep);
 	}
-	scif_mmap_node_lost(si, node);
+	scif_layers_node_lost(si, node);
 	scif_peer_dev_remove(n);
 	/* Counters and chunk size are read under RCU only. */
 	kfree_rcu(n, rcu);
@@ -284,7 +286,7 @@ int scif_instance_node_ids(struct scif_instance *si, u16 *nodes, int len,
 		*self = si->self;
 	return total;
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_instance_node_ids);
+EXPORT_SYMBOL_IF_KUNIT(scif_instance_node_ids);
 
 /**
  * scif_get_node_ids() - list the nodes of the SCIF network

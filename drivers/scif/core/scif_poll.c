@@ -16,12 +16,14 @@
 
 #include "scif_core.h"
 #include "scif_endpt.h"
-#include "scif_epd.h"
+#include "scif_endpt_api.h"
 
 /* Current readiness of @ep; ep->lock is held. */
 static __poll_t scif_ep_events(struct scif_endpt *ep)
 {
 	__poll_t mask = 0;
+
+	lockdep_assert_held(&ep->lock);
 
 	switch (ep->state) {
 	case SCIF_EP_LISTENING:

@@ -8,11 +8,11 @@
  * below it. Privilege checks for the administrative range are the caller's
  * business: this file only tracks ownership.
  */
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/gfp.h>
 #include <linux/scif.h>
 
-#include "scif_kunit_export.h"
 #include "scif_port.h"
 
 /**
@@ -23,7 +23,7 @@ void scif_port_space_init(struct scif_port_space *ps)
 {
 	ida_init(&ps->ida);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_port_space_init);
+EXPORT_SYMBOL_IF_KUNIT(scif_port_space_init);
 
 /**
  * scif_port_space_destroy() - release every port and the allocator's memory
@@ -33,7 +33,7 @@ void scif_port_space_destroy(struct scif_port_space *ps)
 {
 	ida_destroy(&ps->ida);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_port_space_destroy);
+EXPORT_SYMBOL_IF_KUNIT(scif_port_space_destroy);
 
 /**
  * scif_port_reserve() - claim one specific port
@@ -54,7 +54,7 @@ int scif_port_reserve(struct scif_port_space *ps, unsigned int port)
 		return -EADDRINUSE;
 	return ret < 0 ? ret : 0;
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_port_reserve);
+EXPORT_SYMBOL_IF_KUNIT(scif_port_reserve);
 
 /**
  * scif_port_alloc() - claim the lowest free port at or above %SCIF_PORT_RSVD
@@ -68,7 +68,7 @@ int scif_port_alloc(struct scif_port_space *ps)
 	return ida_alloc_range(&ps->ida, SCIF_PORT_RSVD, SCIF_PORT_MAX,
 			       GFP_KERNEL);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_port_alloc);
+EXPORT_SYMBOL_IF_KUNIT(scif_port_alloc);
 
 /**
  * scif_port_release() - give a port back
@@ -82,4 +82,4 @@ void scif_port_release(struct scif_port_space *ps, unsigned int port)
 		return;
 	ida_free(&ps->ida, port);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_port_release);
+EXPORT_SYMBOL_IF_KUNIT(scif_port_release);

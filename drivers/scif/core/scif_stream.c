@@ -160,6 +160,8 @@ static u32 scif_ring_read(struct scif_endpt *ep, u8 *buf, u32 len, bool *credit)
 {
 	u32 avail, off, first, n, unacked;
 
+	lockdep_assert_held(&ep->recv_mutex);
+
 	spin_lock(&ep->lock);
 	avail = ep->rx_seq - ep->rx_read;
 	off = ep->rx_read & (ep->rx_size - 1);
@@ -310,6 +312,8 @@ static struct scif_endpt *scif_stream_ep(struct scif_instance *si,
 static bool scif_stream_from_peer(struct scif_endpt *ep, u16 node,
 				  const struct scif_wire_msg *msg)
 {
+	lockdep_assert_held(&ep->lock);
+
 	return ep->state == SCIF_EP_CONNECTED && ep->peer.node == node &&
 	       ep->peer_ep == le64_to_cpu(msg->src_ep);
 }

@@ -7,8 +7,8 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
-#include "scif_core.h"
-#include "scif_endpt.h"
+#include "../core/scif_core.h"
+#include "scif_fdev.h"
 
 static int scif_debugfs_endpoints_show(struct seq_file *m, void *v)
 {
@@ -70,12 +70,14 @@ static int scif_debugfs_nodes_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(scif_debugfs_nodes);
 
 /**
- * scif_debugfs_init() - publish an instance in debugfs
+ * scif_debugfs_add() - publish an instance in debugfs
  * @si: the instance
  *
  * Failure only costs the introspection, so it is not reported.
+ *
+ * Return: 0.
  */
-void scif_debugfs_init(struct scif_instance *si)
+int scif_debugfs_add(struct scif_instance *si)
 {
 	si->debugfs = debugfs_create_dir(si->bus_name, NULL);
 	debugfs_create_file("endpoints", 0400, si->debugfs, si,
@@ -84,13 +86,14 @@ void scif_debugfs_init(struct scif_instance *si)
 			    &scif_debugfs_ports_fops);
 	debugfs_create_file("nodes", 0400, si->debugfs, si,
 			    &scif_debugfs_nodes_fops);
+	return 0;
 }
 
 /**
- * scif_debugfs_exit() - remove an instance from debugfs
+ * scif_debugfs_remove() - remove an instance from debugfs
  * @si: the instance
  */
-void scif_debugfs_exit(struct scif_instance *si)
+void scif_debugfs_remove(struct scif_instance *si)
 {
 	debugfs_remove_recursive(si->debugfs);
 	si->debugfs = NULL;

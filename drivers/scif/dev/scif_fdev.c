@@ -18,95 +18,27 @@
  *   of a file never changes, so no reference counting is needed beyond the
  *   file's own.
  *
- * - 32-bit callers. Some argument structures are smaller on i386 because a
- *   __u64 there is only 4-byte aligned; their request numbers, which encode
- *   the size, differ too. compat_ioctl converts those layouts.
+ * - 32-bit callers: dev/scif_fdev_compat.c converts the layouts that
+ *   differ on i386.
+ *
+ * The RMA requests are in dev/scif_fdev_rma.c.
  */
-#include <linux/compat.h>
-#include <linux/fdtable.h>
-#include <linux/fs.h>
-#include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/poll.h>
-#include <linux/scif.h>
 #include <linux/sizes.h>
-#include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
 #include <linux/uaccess.h>
-#include <uapi/linux/scif_ioctl.h>
 
-#include "scif_epd.h"
+#include "../core/scif_core.h"
+#include "../rma/scif_rma.h"
+#include "scif_dev.h"
 #include "scif_fdev.h"
-#include "scif_mmap.h"
 
 /* Bounce buffer of SCIF_SEND / SCIF_RECV: at most this much per step. */
 #define SCIF_FDEV_CHUNK		SZ_64K
 /* Node ids are 8 bits wide on the wire, so no node list is longer. */
 #define SCIF_FDEV_MAX_NODES	256
-
-/**
- * struct scif_fdev_file - state of one open file of /dev/scif
- * @lock: serialises the endpoint swap of %SCIF_ACCEPTREG against the first
- *	  use of the endpoint
- * @epd: the file's endpoint; fixed once @used is set
- * @used: set (with release semantics) when anybody obtained @epd; from then
- *	  on @epd is read without the lock
- * @ops_lock: protects @ops
- * @ops: requests in progress on the file (&struct scif_fdev_op)
- */
-struct scif_fdev_file {
-	struct mutex lock;	/* see above: swap vs. first use */
-	scif_epd_t epd;
-	bool used;
-	spinlock_t ops_lock;	/* protects @ops */
-	struct list_head ops;
-};
-
-/*
- * A request in progress on a file, and the descriptor table it came from.
- * close() interrupts only the requests of the process (descriptor table)
- * that closes: a child closing its inherited copy after fork() must not
- * disturb the parent.
- */
-struct scif_fdev_op {
-	struct list_head node;
-	fl_owner_t owner;
-};
-
-static void scif_fdev_op_begin(struct scif_fdev_file *f,
-			       struct scif_fdev_op *op)
-{
-	op->owner = current->files;
-	spin_lock(&f->ops_lock);
-	list_add(&op->node, &f->ops);
-	spin_unlock(&f->ops_lock);
-}
-
-static void scif_fdev_op_end(struct scif_fdev_file *f, struct scif_fdev_op *op)
-{
-	spin_lock(&f->ops_lock);
-	list_del(&op->node);
-	spin_unlock(&f->ops_lock);
-}
-
-/* The endpoint of @f; after this call it can no longer be swapped. */
-static scif_epd_t scif_fdev_epd(struct scif_fdev_file *f)
-{
-	scif_epd_t epd;
-
-	/* Pairs with the releases below and in scif_fdev_accept_reg(). */
-	if (smp_load_acquire(&f->used))
-		return f->epd;
-	mutex_lock(&f->lock);
-	epd = f->epd;
-	/* Publish @epd before the flag that lets readers skip the lock. */
-	smp_store_release(&f->used, true);
-	mutex_unlock(&f->lock);
-	return epd;
-}
 
 static int scif_fdev_open(struct inode *inode, struct file *file)
 {
@@ -323,8 +255,8 @@ static int scif_fdev_xfer(scif_epd_t epd, void __user *ubuf, int len,
 	return done ? done : ret;
 }
 
-static long scif_fdev_msg(scif_epd_t epd, struct scifioctl_msg *req,
-			  s32 __user *uout, bool send)
+long scif_fdev_msg(scif_epd_t epd, struct scifioctl_msg *req,
+		   s32 __user *uout, bool send)
 {
 	int ret;
 
@@ -337,8 +269,7 @@ static long scif_fdev_msg(scif_epd_t epd, struct scifioctl_msg *req,
 	return 0;
 }
 
-static long scif_fdev_node_ids(struct scifioctl_node_ids *req,
-			       s32 __user *ulen)
+long scif_fdev_node_ids(struct scifioctl_node_ids *req, s32 __user *ulen)
 {
 	u16 *nodes, self;
 	int n, total;
@@ -365,99 +296,9 @@ out:
 	return ret;
 }
 
-/*
- * A user buffer given to the RMA requests. The core takes addresses at or
- * above TASK_SIZE for kernel memory, so nothing from userspace may get there:
- * such ranges are refused here with -EFAULT.
- */
-static bool scif_fdev_urange_ok(u64 addr, u64 len)
-{
-	return addr < TASK_SIZE && len <= TASK_SIZE - addr;
-}
-
-static long scif_fdev_reg(scif_epd_t epd, struct scifioctl_reg __user *ureq)
-{
-	struct scifioctl_reg req;
-	off_t off;
-
-	if (copy_from_user(&req, ureq, sizeof(req)))
-		return -EFAULT;
-	/* SCIF_MAP_KERNEL is for kernel callers only. */
-	if (req.flags & ~SCIF_MAP_FIXED)
-		return -EINVAL;
-	if (!scif_fdev_urange_ok(req.addr, req.len))
-		return -EFAULT;
-	off = scif_register(epd, (void *)(unsigned long)req.addr, req.len,
-			    req.offset, req.prot, req.flags);
-	if (off < 0)
-		return off;
-	if (put_user(off, &ureq->out_offset)) {
-		/* The caller cannot know the window: take it down again. */
-		scif_unregister(epd, off, req.len);
-		return -EFAULT;
-	}
-	return 0;
-}
-
-static long scif_fdev_unreg(scif_epd_t epd,
-			    struct scifioctl_unreg __user *ureq)
-{
-	struct scifioctl_unreg req;
-
-	if (copy_from_user(&req, ureq, sizeof(req)))
-		return -EFAULT;
-	return scif_unregister(epd, req.offset, req.len);
-}
-
-/* SCIF_READFROM .. SCIF_VWRITETO, told apart by the request's number. */
-static long scif_fdev_copy(scif_epd_t epd, unsigned int nr,
-			   const struct scifioctl_copy *req)
-{
-	void *addr = (void *)(unsigned long)req->addr;
-
-	switch (nr) {
-	case _IOC_NR(SCIF_READFROM):
-		return scif_readfrom(epd, req->loffset, req->len, req->roffset,
-				     req->flags);
-	case _IOC_NR(SCIF_WRITETO):
-		return scif_writeto(epd, req->loffset, req->len, req->roffset,
-				    req->flags);
-	}
-	if (!req->addr || !scif_fdev_urange_ok(req->addr, req->len))
-		return -EFAULT;
-	if (nr == _IOC_NR(SCIF_VREADFROM))
-		return scif_vreadfrom(epd, addr, req->len, req->roffset,
-				      req->flags);
-	return scif_vwriteto(epd, addr, req->len, req->roffset, req->flags);
-}
-
-static long scif_fdev_fence_mark(scif_epd_t epd, s32 flags, u64 umark)
-{
-	s32 __user *p = u64_to_user_ptr(umark);
-	int mark;
-	long ret;
-
-	/* Find a bad pointer before a peer mark is taken in vain. */
-	if (put_user(0, p))
-		return -EFAULT;
-	ret = scif_fence_mark(epd, flags, &mark);
-	if (ret)
-		return ret;
-	if (put_user(mark, p))
-		return -EFAULT;
-	return 0;
-}
-
-static long scif_fdev_fence_signal(scif_epd_t epd,
-				   const struct scifioctl_fence_signal *req)
-{
-	return scif_fence_signal(epd, req->loff, req->lval, req->roff,
-				 req->rval, req->flags);
-}
-
 /* The requests whose argument has the same layout on every ABI. */
-static long scif_fdev_common(struct file *file, unsigned int cmd,
-			     unsigned long arg, void __user *argp)
+long scif_fdev_common(struct file *file, unsigned int cmd, unsigned long arg,
+		      void __user *argp)
 {
 	struct scif_fdev_file *f = file->private_data;
 
@@ -551,160 +392,6 @@ static long scif_fdev_ioctl(struct file *file, unsigned int cmd,
 	return ret;
 }
 
-#ifdef CONFIG_COMPAT
-/*
- * i386 layouts of the structures that differ: a __u64 is only 4-byte
- * aligned there, so the tail padding after the last __s32 disappears.
- */
-struct scifioctl_msg32 {
-	compat_u64 msg;
-	s32 len;
-	s32 flags;
-	s32 out_len;
-};
-
-struct scifioctl_node_ids32 {
-	compat_u64 nodes;
-	compat_u64 self;
-	s32 len;
-};
-
-struct scifioctl_copy32 {
-	compat_s64 loffset;
-	compat_u64 len;
-	compat_s64 roffset;
-	compat_u64 addr;
-	s32 flags;
-};
-
-struct scifioctl_fence_mark32 {
-	s32 flags;
-	compat_u64 mark;
-};
-
-struct scifioctl_fence_signal32 {
-	compat_s64 loff;
-	compat_u64 lval;
-	compat_s64 roff;
-	compat_u64 rval;
-	s32 flags;
-};
-
-#define SCIF_SEND32		_IOWR('s', 6, struct scifioctl_msg32)
-#define SCIF_RECV32		_IOWR('s', 7, struct scifioctl_msg32)
-#define SCIF_READFROM32		_IOWR('s', 10, struct scifioctl_copy32)
-#define SCIF_WRITETO32		_IOWR('s', 11, struct scifioctl_copy32)
-#define SCIF_VREADFROM32	_IOWR('s', 12, struct scifioctl_copy32)
-#define SCIF_VWRITETO32		_IOWR('s', 13, struct scifioctl_copy32)
-#define SCIF_GET_NODEIDS32	_IOWR('s', 14, struct scifioctl_node_ids32)
-#define SCIF_FENCE_MARK32	_IOWR('s', 15, struct scifioctl_fence_mark32)
-#define SCIF_FENCE_SIGNAL32	_IOWR('s', 17, struct scifioctl_fence_signal32)
-
-static_assert(sizeof(struct scifioctl_msg32) == 20);
-static_assert(sizeof(struct scifioctl_node_ids32) == 20);
-static_assert(sizeof(struct scifioctl_copy32) == 36);
-static_assert(sizeof(struct scifioctl_fence_mark32) == 12);
-static_assert(offsetof(struct scifioctl_fence_mark32, mark) == 4);
-static_assert(sizeof(struct scifioctl_fence_signal32) == 36);
-/* These are laid out alike on both ABIs; compat passes them through. */
-static_assert(sizeof(struct scifioctl_connect) == 8);
-static_assert(sizeof(struct scifioctl_accept) == 16);
-static_assert(sizeof(struct scifioctl_reg) == 40);
-static_assert(offsetof(struct scifioctl_reg, out_offset) == 32);
-static_assert(sizeof(struct scifioctl_unreg) == 16);
-
-static long scif_fdev_do_compat_ioctl(struct file *file, unsigned int cmd,
-				      unsigned long arg)
-{
-	struct scif_fdev_file *f = file->private_data;
-	void __user *argp = compat_ptr(arg);
-
-	switch (cmd) {
-	case SCIF_SEND32:
-	case SCIF_RECV32: {
-		struct scifioctl_msg32 __user *ureq = argp;
-		struct scifioctl_msg32 req32;
-		struct scifioctl_msg req;
-
-		if (copy_from_user(&req32, ureq, sizeof(req32)))
-			return -EFAULT;
-		req.msg = req32.msg;
-		req.len = req32.len;
-		req.flags = req32.flags;
-		return scif_fdev_msg(scif_fdev_epd(f), &req, &ureq->out_len,
-				     cmd == SCIF_SEND32);
-	}
-	case SCIF_GET_NODEIDS32: {
-		struct scifioctl_node_ids32 __user *ureq = argp;
-		struct scifioctl_node_ids32 req32;
-		struct scifioctl_node_ids req;
-
-		if (copy_from_user(&req32, ureq, sizeof(req32)))
-			return -EFAULT;
-		req.nodes = req32.nodes;
-		req.self = req32.self;
-		req.len = req32.len;
-		return scif_fdev_node_ids(&req, &ureq->len);
-	}
-	case SCIF_READFROM32:
-	case SCIF_WRITETO32:
-	case SCIF_VREADFROM32:
-	case SCIF_VWRITETO32: {
-		struct scifioctl_copy32 req32;
-		struct scifioctl_copy req;
-
-		if (copy_from_user(&req32, argp, sizeof(req32)))
-			return -EFAULT;
-		req.loffset = req32.loffset;
-		req.len = req32.len;
-		req.roffset = req32.roffset;
-		req.addr = req32.addr;
-		req.flags = req32.flags;
-		return scif_fdev_copy(scif_fdev_epd(f), _IOC_NR(cmd), &req);
-	}
-	case SCIF_FENCE_MARK32: {
-		struct scifioctl_fence_mark32 req32;
-
-		if (copy_from_user(&req32, argp, sizeof(req32)))
-			return -EFAULT;
-		return scif_fdev_fence_mark(scif_fdev_epd(f), req32.flags,
-					    req32.mark);
-	}
-	case SCIF_FENCE_SIGNAL32: {
-		struct scifioctl_fence_signal32 req32;
-		struct scifioctl_fence_signal req;
-
-		if (copy_from_user(&req32, argp, sizeof(req32)))
-			return -EFAULT;
-		req.loff = req32.loff;
-		req.lval = req32.lval;
-		req.roff = req32.roff;
-		req.rval = req32.rval;
-		req.flags = req32.flags;
-		return scif_fdev_fence_signal(scif_fdev_epd(f), &req);
-	}
-	case SCIF_LISTEN:
-	case SCIF_FENCE_WAIT:
-		/* By value: no pointer to convert. */
-		return scif_fdev_common(file, cmd, arg, NULL);
-	}
-	return scif_fdev_common(file, cmd, (unsigned long)argp, argp);
-}
-
-static long scif_fdev_compat_ioctl(struct file *file, unsigned int cmd,
-				   unsigned long arg)
-{
-	struct scif_fdev_file *f = file->private_data;
-	struct scif_fdev_op op;
-	long ret;
-
-	scif_fdev_op_begin(f, &op);
-	ret = scif_fdev_do_compat_ioctl(file, cmd, arg);
-	scif_fdev_op_end(f, &op);
-	return ret;
-}
-#endif
-
 /* Map the peer's registered address space; the file offset is its offset. */
 static int scif_fdev_mmap(struct file *file, struct vm_area_struct *vma)
 {
@@ -754,4 +441,45 @@ int scif_fdev_init(void)
 void scif_fdev_exit(void)
 {
 	misc_deregister(&scif_fdev_misc);
+}
+
+static const struct scif_rma_watch scif_dev_rma_watch = {
+	.peer_windows_gone = scif_mmap_ep_dead,
+};
+
+/* What /dev/scif's layer wants the core to tell it. */
+static const struct scif_layer scif_dev_layer = {
+	.name = "dev",
+	.instance_add = scif_debugfs_add,
+	.instance_remove = scif_debugfs_remove,
+	.node_lost = scif_mmap_node_lost,
+};
+
+/**
+ * scif_dev_register() - hook /dev/scif's layer into the core and RMA
+ *
+ * Called at module load before the first instance is created, so that
+ * every instance gets its debugfs directory and every mapping of a peer's
+ * window is stopped when the node is lost or the windows are dropped.
+ *
+ * Return: 0, or the error of scif_layer_register().
+ */
+int scif_dev_register(void)
+{
+	int ret = scif_layer_register(&scif_dev_layer);
+
+	if (!ret)
+		scif_rma_set_watch(&scif_dev_rma_watch);
+	return ret;
+}
+
+/**
+ * scif_dev_unregister() - undo scif_dev_register()
+ *
+ * Called at module unload after the last instance is gone.
+ */
+void scif_dev_unregister(void)
+{
+	scif_rma_set_watch(NULL);
+	scif_layer_unregister(&scif_dev_layer);
 }

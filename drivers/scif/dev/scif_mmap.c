@@ -32,11 +32,9 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 
-#include "scif_core.h"
-#include "scif_endpt.h"
-#include "scif_link.h"
-#include "scif_mmap.h"
-#include "scif_rma.h"
+#include "../core/scif_core.h"
+#include "../rma/scif_rma.h"
+#include "scif_fdev.h"
 
 /*
  * vm_flags_set() and vm_flags_clear() came with Linux 6.3 (the Kbuild file
@@ -119,6 +117,8 @@ static void scif_mmap_kill(struct scif_mmap *m)
 	unsigned int nr;
 	bool was_dead;
 
+	lockdep_assert_held(&scif_mmaps_lock);
+
 	mutex_lock(&m->lock);
 	was_dead = m->dead;
 	m->dead = true;
@@ -191,6 +191,8 @@ static struct scif_window *scif_mmap_win(struct scif_mmap *m, u64 roff)
 	unsigned int lo = 0, hi = m->nr_wins, mid;
 	struct scif_window *win;
 
+	lockdep_assert_held(&m->lock);
+
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		win = m->wins[mid];
@@ -245,6 +247,8 @@ static int scif_mmap_resolve(struct scif_rma_ep *rma, struct scif_mmap *m,
 	u64 last = first + ((u64)m->nr_pages << PAGE_SHIFT) - 1, pos;
 	struct scif_window *win;
 	unsigned int n = 0;
+
+	lockdep_assert_held(&rma->lock);
 
 	*allowed = SCIF_PROT_MASK;
 	for (pos = first; pos <= last; pos = scif_win_end(win)) {
@@ -335,15 +339,15 @@ int scif_mmap(scif_epd_t epd, struct vm_area_struct *vma)
 	list_add(&m->list, &scif_mmaps);
 	mutex_unlock(&scif_mmaps_lock);
 
-	mutex_lock(&ep->rma.lock);
+	mutex_lock(&ep->rma->lock);
 	mutex_lock(&m->lock);
 	ret = scif_rma_ep_usable(ep);
 	if (!ret && m->dead)
 		ret = -ENODEV;
 	if (!ret)
-		ret = scif_mmap_resolve(&ep->rma, m, prot, &allowed);
+		ret = scif_mmap_resolve(ep->rma, m, prot, &allowed);
 	mutex_unlock(&m->lock);
-	mutex_unlock(&ep->rma.lock);
+	mutex_unlock(&ep->rma->lock);
 	if (ret) {
 		kref_put(&m->ref, scif_mmap_release);
 		return ret;

@@ -6,9 +6,10 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 
-#include "scif_core.h"
-#include "scif_link_queue.h"
-#include "scif_wire.h"
+#include "../core/scif_core.h"
+#include "../core/scif_wire.h"
+#include "scif_loopback.h"
+#include "scif_queue.h"
 
 /*
  * Chunk size of the loopback link: a queued packet (message, data and the
@@ -16,13 +17,8 @@
  */
 #define SCIF_LOOPBACK_CHUNK	(SZ_16K - SCIF_WIRE_MSG_SIZE - 64)
 
-/**
- * scif_loopback_create() - bring up an instance's own node
- * @si: the instance
- *
- * Return: 0 or a negative errno.
- */
-int scif_loopback_create(struct scif_instance *si)
+/* &scif_layer.self_up: bring up an instance's own node. */
+static int scif_loopback_create(struct scif_instance *si)
 {
 	struct scif_link_queue *lq;
 	int ret;
@@ -41,11 +37,8 @@ int scif_loopback_create(struct scif_instance *si)
 	return 0;
 }
 
-/**
- * scif_loopback_destroy() - take an instance's own node down
- * @si: the instance
- */
-void scif_loopback_destroy(struct scif_instance *si)
+/* &scif_layer.self_down: take an instance's own node down. */
+static void scif_loopback_destroy(struct scif_instance *si)
 {
 	if (!si->loopback)
 		return;
@@ -54,3 +47,10 @@ void scif_loopback_destroy(struct scif_instance *si)
 	kfree(si->loopback);
 	si->loopback = NULL;
 }
+
+/* The loopback transport follows the node id of every instance. */
+const struct scif_layer scif_loopback_layer = {
+	.name = "loopback",
+	.self_up = scif_loopback_create,
+	.self_down = scif_loopback_destroy,
+};

@@ -10,8 +10,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "scif_link_queue.h"
-#include "scif_wire.h"
+#include "../core/scif_wire.h"
+#include "scif_queue.h"
 
 /**
  * struct scif_pkt - a message in flight

@@ -3,14 +3,14 @@
  * An in-memory, asynchronous message queue that behaves like one direction
  * of a real link. The loopback and simulated transports are built on it.
  */
-#ifndef SCIF_LINK_QUEUE_H
-#define SCIF_LINK_QUEUE_H
+#ifndef SCIF_QUEUE_H
+#define SCIF_QUEUE_H
 
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
-#include "scif_link.h"
+#include "../core/scif_link.h"
 
 /**
  * struct scif_link_queue - one direction of an in-memory link
@@ -49,4 +49,4 @@ int scif_link_queue_push(struct scif_link_queue *lq, const void *buf,
 void scif_link_queue_flush(struct scif_link_queue *lq);
 bool scif_link_queue_idle(struct scif_link_queue *lq);
 
-#endif /* SCIF_LINK_QUEUE_H */
+#endif /* SCIF_QUEUE_H */

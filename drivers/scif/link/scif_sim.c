@@ -6,13 +6,13 @@
  * it to test everything that crosses nodes, to inject hostile messages and
  * to take a node away under live connections.
  */
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/slab.h>
 
-#include "scif_core.h"
-#include "scif_kunit_export.h"
-#include "scif_link_queue.h"
-#include "scif_link_sim.h"
+#include "../core/scif_core.h"
+#include "scif_queue.h"
+#include "scif_sim.h"
 
 /**
  * struct scif_sim_pair - two instances joined by a simulated link
@@ -68,7 +68,7 @@ free:
 	kfree(pair);
 	return ERR_PTR(ret);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_sim_pair_create);
+EXPORT_SYMBOL_IF_KUNIT(scif_sim_pair_create);
 
 /**
  * scif_sim_pair_down() - cut the link, as if each node lost the other
@@ -84,7 +84,7 @@ void scif_sim_pair_down(struct scif_sim_pair *pair)
 	scif_link_queue_stop(&pair->to_b);
 	scif_link_queue_stop(&pair->to_a);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_sim_pair_down);
+EXPORT_SYMBOL_IF_KUNIT(scif_sim_pair_down);
 
 /**
  * scif_sim_pair_destroy() - cut the link and free the pair
@@ -97,7 +97,7 @@ void scif_sim_pair_destroy(struct scif_sim_pair *pair)
 	scif_sim_pair_down(pair);
 	kfree(pair);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_sim_pair_destroy);
+EXPORT_SYMBOL_IF_KUNIT(scif_sim_pair_destroy);
 
 /**
  * scif_sim_inject() - deliver raw bytes as if the other node sent them
@@ -117,7 +117,7 @@ int scif_sim_inject(struct scif_sim_pair *pair, struct scif_instance *to,
 		return scif_link_queue_push(&pair->to_a, buf, size);
 	return -EINVAL;
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_sim_inject);
+EXPORT_SYMBOL_IF_KUNIT(scif_sim_inject);
 
 /**
  * scif_sim_settle() - wait until no message is in flight either way
@@ -132,4 +132,4 @@ void scif_sim_settle(struct scif_sim_pair *pair)
 	} while (!scif_link_queue_idle(&pair->to_b) ||
 		 !scif_link_queue_idle(&pair->to_a));
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_sim_settle);
+EXPORT_SYMBOL_IF_KUNIT(scif_sim_settle);

@@ -2,8 +2,8 @@
 /*
  * A simulated link joining two instances inside one kernel, for KUnit.
  */
-#ifndef SCIF_LINK_SIM_H
-#define SCIF_LINK_SIM_H
+#ifndef SCIF_SIM_H
+#define SCIF_SIM_H
 
 #include <linux/types.h>
 
@@ -19,4 +19,4 @@ int scif_sim_inject(struct scif_sim_pair *pair, struct scif_instance *to,
 		    const void *buf, size_t size);
 void scif_sim_settle(struct scif_sim_pair *pair);
 
-#endif /* SCIF_LINK_SIM_H */
+#endif /* SCIF_SIM_H */

@@ -20,7 +20,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
-#include "../scif_link.h"
+#include "../core/scif_link.h"
 
 /* Link-up handshake in scratchpads: SCIF_NTB_SPADS words per sender port. */
 #define SCIF_NTB_MAGIC		0x5c1f4e00u	/* low byte: protocol version */

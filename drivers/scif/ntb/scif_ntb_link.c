@@ -27,8 +27,8 @@
 #include <linux/random.h>
 #include <linux/sizes.h>
 
-#include "../scif_core.h"
-#include "../scif_wire.h"
+#include "../core/scif_core.h"
+#include "../core/scif_wire.h"
 #include "scif_ntb.h"
 
 #define SCIF_NTB_HS_POLL_MS	10
@@ -160,6 +160,8 @@ static void scif_ntb_refuse(struct scif_ntb_peer *p, const char *why,
 /* The link to @p's port came up: publish our words. p->lock is held. */
 static void scif_ntb_start(struct scif_ntb_peer *p)
 {
+	lockdep_assert_held(&p->lock);
+
 	if (scif_ntb_mw_setup(p)) {
 		WRITE_ONCE(p->state, SCIF_NTB_REFUSED);
 		return;
@@ -178,6 +180,8 @@ static void scif_ntb_start(struct scif_ntb_peer *p)
 /* Take the peer out of the instance. p->lock is held. */
 static void scif_ntb_down(struct scif_ntb_peer *p)
 {
+	lockdep_assert_held(&p->lock);
+
 	WRITE_ONCE(p->dead, true);
 	wake_up_all(&p->tx_wq);
 	cancel_work_sync(&p->rx_work);
@@ -204,6 +208,8 @@ static void scif_ntb_up(struct scif_ntb_peer *p, const struct scif_ntb_hello *h)
 	struct scif_ntb_dev *nd = p->nd;
 	u32 cells;
 	int ret;
+
+	lockdep_assert_held(&p->lock);
 
 	p->node = h->node;
 	p->tx_hdr = p->win + h->addr;
@@ -240,6 +246,8 @@ static void scif_ntb_handshake(struct scif_ntb_peer *p)
 {
 	u16 self = scif_instance_self(p->nd->si);
 	struct scif_ntb_hello h;
+
+	lockdep_assert_held(&p->lock);
 
 	if (!scif_ntb_read_hello(p, &h)) {
 		if (!p->stall_logged &&

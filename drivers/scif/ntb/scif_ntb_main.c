@@ -15,7 +15,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
-#include "../scif_core.h"
+#include "../core/scif_core.h"
 #include "scif_ntb.h"
 
 static int node_id = -1;

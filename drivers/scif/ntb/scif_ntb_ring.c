@@ -23,7 +23,7 @@
 #include <linux/minmax.h>
 #include <linux/sched.h>
 
-#include "../scif_wire.h"
+#include "../core/scif_wire.h"
 #include "scif_ntb.h"
 
 static u32 scif_ntb_cells(size_t len)
@@ -42,6 +42,8 @@ static struct scif_ntb_region_hdr *scif_ntb_rx_hdr(struct scif_ntb_peer *p)
  */
 void scif_ntb_ring_reset(struct scif_ntb_peer *p)
 {
+	lockdep_assert_held(&p->lock);
+
 	memset(p->region, 0, SCIF_NTB_HDR_SIZE);
 	p->rx_ridx = 0;
 	p->want_seen = 0;
@@ -75,6 +77,8 @@ static int scif_ntb_tx_room(struct scif_ntb_peer *p, u32 *room)
 {
 	u32 ridx = le32_to_cpu(READ_ONCE(scif_ntb_rx_hdr(p)->ridx));
 	u32 used = p->tx_widx - ridx;
+
+	lockdep_assert_held(&p->tx_mutex);
 
 	if (used > p->tx_cells)
 		return -EPROTO;

@@ -26,6 +26,7 @@
  * submits descriptors, for writing to change the pool. Callbacks take no
  * pool lock; they mark their channel bad with WRITE_ONCE().
  */
+#include <kunit/visibility.h>
 #include <linux/dma-mapping.h>
 #include <linux/dmaengine.h>
 #include <linux/jiffies.h>
@@ -36,8 +37,8 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 
+#include "../core/scif_core.h"
 #include "scif_dma.h"
-#include "scif_kunit_export.h"
 
 #define SCIF_DMA_MAX_CHANS	4
 /* Largest run given to one descriptor, so that big RMAs use every channel. */
@@ -175,6 +176,8 @@ static void scif_dma_refill(void)
 int scif_dma_begin(struct scif_dma_issue *di, struct scif_rma_req *req,
 		   struct scif_peer_mem *pm)
 {
+	lockdep_assert_held_read(pm->held);
+
 	if (!pm->local && !pm->dma)
 		return -ENODEV;
 	if (READ_ONCE(scif_dma_bad) ||
@@ -444,6 +447,8 @@ void scif_dma_redo(struct scif_rma_req *req, struct scif_peer_mem *pm)
 {
 	struct scif_dma_desc *desc, *tmp;
 
+	if (pm)
+		lockdep_assert_held_read(pm->held);
 	list_for_each_entry_safe(desc, tmp, &req->failed, list) {
 		if (pm) {
 			scif_cpu_run(pm, &desc->run, req->to_peer);
@@ -478,7 +483,7 @@ void scif_dma_get_stats(struct scif_dma_stats *st)
 	st->failed = atomic64_read(&scif_dma_failed);
 	st->channels = READ_ONCE(scif_dma_nr);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_dma_get_stats);
+EXPORT_SYMBOL_IF_KUNIT(scif_dma_get_stats);
 
 /**
  * scif_dma_configure() - resize the pool and force an alignment, for tests
@@ -504,7 +509,7 @@ void scif_dma_configure(int channels, unsigned int align)
 	WRITE_ONCE(scif_dma_next_try, jiffies);
 	up_write(&scif_dma_rwsem);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_dma_configure);
+EXPORT_SYMBOL_IF_KUNIT(scif_dma_configure);
 
 /**
  * scif_dma_init() - set up the DMA path at module load

@@ -4,7 +4,7 @@
  *
  * An RMA is a heap-allocated &struct scif_rma_req from the moment it enters
  * &scif_rma_ep.inflight until it leaves it. The CPU path finishes it before
- * the call returns; the DMA path (scif_dma.c) cuts it into runs of
+ * the call returns; the DMA path (rma/scif_dma.c) cuts it into runs of
  * physically contiguous memory, hands them to dmaengine channels of a
  * module-wide pool and finishes it when the last descriptor completed: in
  * the caller for %SCIF_RMA_SYNC, otherwise in a work item.
@@ -20,8 +20,9 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
-#include "scif_link.h"
+#include "../core/scif_link.h"
 
+struct scif_rma_ep;
 struct page;
 struct scif_endpt;
 struct scif_window;
@@ -62,7 +63,7 @@ struct scif_span {
  * @done: completed when @pending drops to zero for a @sync request
  * @lock: protects @failed (taken in DMA callbacks)
  * @failed: descriptors that did not complete, to be redone by the CPU
- * @blocks: storage of its descriptors (scif_dma.c), newest first; written
+ * @blocks: storage of its descriptors (rma/scif_dma.c), newest first; written
  *	    only by the issuer, freed when the request ends
  * @work: finishes a request without @sync
  */
@@ -113,12 +114,54 @@ struct scif_dma_issue {
 	unsigned int first;
 };
 
-/* scif_rma.c */
+/**
+ * struct scif_cursor - a position inside a span
+ * @sp: the span
+ * @i: index of the current window
+ * @pos: current offset (in the windows' space)
+ */
+struct scif_cursor {
+	struct scif_span *sp;
+	unsigned int i;
+	u64 pos;
+};
+
+/**
+ * struct scif_walk - pieces of a copy, each within one page on both sides
+ * @lc: our side
+ * @rc: the peer's side
+ * @left: bytes not yet walked
+ */
+struct scif_walk {
+	struct scif_cursor lc;
+	struct scif_cursor rc;
+	u64 left;
+};
+
+/* rma/scif_span.c */
+void scif_span_put(struct scif_span *sp);
+int scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first, u64 len,
+		  int prot, struct scif_span *sp);
+int scif_span_vaddr(struct scif_endpt *ep, unsigned long addr,
+		    u64 len, int prot, int flags, struct scif_span *sp);
+void scif_cursor_init(struct scif_cursor *c, struct scif_span *sp);
+unsigned long scif_cursor_page(struct scif_cursor *c, size_t *room);
+void scif_cursor_advance(struct scif_cursor *c, size_t n);
+void scif_walk_init(struct scif_walk *w, struct scif_span *lsp,
+		    struct scif_span *rsp, u64 from, u64 n);
+bool scif_walk_next(struct scif_walk *w, struct page **lpg,
+		    size_t *loff, u64 *raddr, size_t *roff, size_t *n);
+
+/* rma/scif_cpu_copy.c */
+void scif_copy_cpu(struct scif_peer_mem *pm, struct scif_span *lsp,
+		   struct scif_span *rsp, u64 from, u64 n, bool to_peer);
 void scif_cpu_run(struct scif_peer_mem *pm, const struct scif_dma_run *run,
 		  bool to_peer);
+
+/* rma/scif_copy.c */
 int scif_rma_req_finish(struct scif_rma_req *req);
 
-/* scif_dma.c */
+/* rma/scif_dma.c */
 int scif_dma_init(void);
 void scif_dma_exit(void);
 int scif_dma_begin(struct scif_dma_issue *di, struct scif_rma_req *req,

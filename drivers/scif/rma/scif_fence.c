@@ -10,14 +10,17 @@
  * FENCE_REQ; the peer marks its own RMAs the same way and answers with
  * FENCE_DONE once they completed. Marks are 30-bit values; bit 30 tells
  * peer marks apart. Everything is protected by &scif_rma_ep.ilock.
+ *
+ * A signal's write ("poke") is 8 bytes into a window of ours or the peer's
+ * that allows writing, done when the marked RMAs completed.
  */
+#include <linux/highmem.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
-#include "scif_core.h"
-#include "scif_endpt.h"
+#include "../core/scif_core.h"
+#include "scif_dma.h"
 #include "scif_rma.h"
-#include "scif_wire.h"
 
 #define SCIF_MARK_PEER		BIT(30)
 #define SCIF_MARK_MASK		(SCIF_MARK_PEER - 1)
@@ -44,7 +47,7 @@ struct scif_mark {
  */
 void scif_fence_check_peer_marks(struct scif_endpt *ep)
 {
-	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_rma_ep *rma = ep->rma;
 	struct scif_mark *m, *tmp;
 	LIST_HEAD(done);
 	u64 oldest;
@@ -64,7 +67,7 @@ void scif_fence_check_peer_marks(struct scif_endpt *ep)
 /* FENCE_REQ: the peer wants to know when our current RMAs are done. */
 void scif_fence_peer_request(struct scif_endpt *ep, u32 token)
 {
-	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_rma_ep *rma = ep->rma;
 	struct scif_mark *m, *pos;
 	unsigned int n = 0;
 
@@ -88,7 +91,7 @@ void scif_fence_peer_request(struct scif_endpt *ep, u32 token)
 /* FENCE_DONE: the peer's RMAs covered by our mark @token completed. */
 void scif_fence_peer_done(struct scif_endpt *ep, u32 token)
 {
-	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_rma_ep *rma = ep->rma;
 	struct scif_mark *m;
 
 	spin_lock(&rma->ilock);
@@ -101,7 +104,7 @@ void scif_fence_peer_done(struct scif_endpt *ep, u32 token)
 
 static int scif_mark(struct scif_endpt *ep, int flags, int *mark)
 {
-	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_rma_ep *rma = ep->rma;
 	struct scif_mark *m;
 	int ret;
 
@@ -181,16 +184,16 @@ static bool scif_peer_done(struct scif_endpt *ep, u32 token)
 	struct scif_mark *m;
 	bool done;
 
-	spin_lock(&ep->rma.ilock);
-	m = scif_my_mark(&ep->rma, token);
+	spin_lock(&ep->rma->ilock);
+	m = scif_my_mark(ep->rma, token);
 	done = !m || m->done;
-	spin_unlock(&ep->rma.ilock);
+	spin_unlock(&ep->rma->ilock);
 	return done || scif_rma_ep_usable(ep);
 }
 
 static int scif_wait(struct scif_endpt *ep, int mark)
 {
-	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_rma_ep *rma = ep->rma;
 	u32 token = mark & SCIF_MARK_MASK;
 	struct scif_mark *m;
 	int ret;
@@ -333,7 +336,7 @@ int scif_fence_signal(scif_epd_t epd, off_t loff, u64 lval, off_t roff,
 		kfree(s);
 		return ret;
 	}
-	if (init == SCIF_FENCE_INIT_SELF && scif_self_done(&ep->rma, s->mark)) {
+	if (init == SCIF_FENCE_INIT_SELF && scif_self_done(ep->rma, s->mark)) {
 		/* Nothing to wait for: write now and report failures. */
 		if (sig & SCIF_SIGNAL_LOCAL)
 			ret = scif_rma_local_poke(ep, loff, lval);
@@ -362,4 +365,122 @@ void scif_fence_release(struct scif_rma_ep *rma)
 		kfree(m);
 	list_for_each_entry_safe(m, tmp, &rma->my_marks, list)
 		kfree(m);
+}
+
+/*
+ * Write @val at @off of a span's single window (the fence signal): 8 bytes,
+ * within one page since @off is 4-byte aligned only if it does not cross.
+ */
+static int scif_poke_span(struct scif_endpt *ep, struct scif_span *sp,
+			  u64 val, bool remote)
+{
+	struct scif_peer_mem pm = { .local = true };
+	struct scif_cursor c;
+	unsigned long idx;
+	size_t room;
+	u8 *p;
+	int ret;
+
+	scif_cursor_init(&c, sp);
+	idx = scif_cursor_page(&c, &room);
+	if (!remote) {
+		p = kmap_local_page(sp->wins[0]->pp->pages[idx]);
+		memcpy(p + PAGE_SIZE - room, &val, sizeof(val));
+		kunmap_local(p);
+		return 0;
+	}
+	ret = scif_peer_mem_lock(ep, &pm);
+	if (ret)
+		return ret;
+	if (pm.local) {
+		p = kmap_local_page(pfn_to_page(PHYS_PFN(sp->wins[0]->addrs[idx])));
+		memcpy(p + PAGE_SIZE - room, &val, sizeof(val));
+		kunmap_local(p);
+	} else {
+		memcpy(pm.base + sp->wins[0]->addrs[idx] + PAGE_SIZE - room,
+		       &val, sizeof(val));
+	}
+	scif_peer_mem_unlock(ep);
+	return 0;
+}
+
+/*
+ * Take the window under the 8 bytes at @off for a poke. A poke writes, so
+ * the window must allow writing whichever side it belongs to: a read-only
+ * local window may be backed by pages its owner may only read (a file's
+ * page cache), and those were pinned without write intent.
+ */
+static int scif_poke_find(struct scif_endpt *ep, u64 off, bool remote,
+			  struct scif_span *sp)
+{
+	struct scif_rma_ep *rma = ep->rma;
+	int ret;
+
+	/* The 8 bytes must not straddle a page (so neither two windows). */
+	if ((off & ~PAGE_MASK) > PAGE_SIZE - sizeof(u64))
+		return -ENXIO;
+	mutex_lock(&rma->lock);
+	ret = scif_span_get(rma, remote, off,
+			    sizeof(u64), SCIF_PROT_WRITE, sp);
+	mutex_unlock(&rma->lock);
+	return ret;
+}
+
+/**
+ * scif_rma_poke_check() - would a poke at @off find a window now?
+ * @ep: the endpoint
+ * @off: the offset, in the peer's registered space if @remote, else ours
+ * @remote: which space
+ *
+ * A fence signal checks its offsets when it is asked, even though it writes
+ * only once the marked RMAs are done (and skips a window gone by then).
+ *
+ * Return: 0, -ENXIO, -EACCES.
+ */
+int scif_rma_poke_check(struct scif_endpt *ep, u64 off, bool remote)
+{
+	struct scif_span sp;
+	int ret = scif_poke_find(ep, off, remote, &sp);
+
+	if (!ret)
+		scif_span_put(&sp);
+	return ret;
+}
+
+static int scif_poke(struct scif_endpt *ep, u64 off, u64 val, bool remote)
+{
+	struct scif_span sp;
+	int ret = scif_poke_find(ep, off, remote, &sp);
+
+	if (ret)
+		return ret;
+	ret = scif_poke_span(ep, &sp, val, remote);
+	scif_span_put(&sp);
+	return ret;
+}
+
+/**
+ * scif_rma_poke() - write 8 bytes into the peer's registered memory
+ * @ep: the endpoint
+ * @roff: offset in the peer's registered address space
+ * @val: the value
+ *
+ * Return: 0, -ENXIO, -EACCES, -ENODEV, -ENOMEM.
+ */
+int scif_rma_poke(struct scif_endpt *ep, u64 roff, u64 val)
+{
+	return scif_poke(ep, roff, val, true);
+}
+
+/**
+ * scif_rma_local_poke() - write 8 bytes into our registered memory
+ * @ep: the endpoint
+ * @loff: offset in our registered address space
+ * @val: the value
+ *
+ * Return: 0, -ENXIO, -EACCES (a window without %SCIF_PROT_WRITE), -ENOMEM.
+ */
+int scif_rma_local_poke(struct scif_endpt *ep, u64 loff, u64 val)
+{
+	return scif_poke(ep, loff, val, false);
 }

@@ -17,17 +17,14 @@
  * only then (scif_get_pages_wait()); a peer that gives up waiting keeps
  * them pinned.
  */
+#include <kunit/visibility.h>
 #include <linux/hashtable.h>
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
-#include "scif_core.h"
-#include "scif_endpt.h"
-#include "scif_kunit_export.h"
-#include "scif_link.h"
-#include "scif_mmap.h"
+#include "../core/scif_core.h"
 #include "scif_rma.h"
 
 /**
@@ -85,7 +82,7 @@ static struct scif_gp *scif_gp_alloc(unsigned long nr)
 static int scif_gp_bind(struct scif_endpt *ep, struct scif_gp *gp, u64 first,
 			u64 last)
 {
-	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_rma_ep *rma = ep->rma;
 	struct scif_window *win;
 	int ret = 0;
 
@@ -217,7 +214,7 @@ int scif_put_pages(struct scif_range *pages)
 	spin_lock(&ep->lock);
 	if (ep->state != SCIF_EP_CONNECTED)
 		ret = ep->reset_err == -ENODEV ? -ENODEV : -ENOTCONN;
-	else if (READ_ONCE(ep->rma.peer_closed))
+	else if (READ_ONCE(ep->rma->peer_closed))
 		ret = -ENOTCONN;
 	spin_unlock(&ep->lock);
 	/* scif_get_pages_wait() may be waiting for this one. */

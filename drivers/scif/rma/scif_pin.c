@@ -11,6 +11,7 @@
  * Kernel memory (SCIF_MAP_KERNEL) is the caller's: it is looked up, not
  * pinned, and must stay allocated until every window over it is gone.
  */
+#include <kunit/visibility.h>
 #include <linux/capability.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
@@ -19,7 +20,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-#include "scif_kunit_export.h"
+#include "../core/scif_core.h"
 #include "scif_rma.h"
 
 /* Charge @npages to the current mm; 0 or -ENOMEM past RLIMIT_MEMLOCK. */
@@ -169,7 +170,7 @@ int scif_pp_create(void *addr, size_t len, int prot, int map_flags,
 	*out = pp;
 	return 0;
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_pp_create);
+EXPORT_SYMBOL_IF_KUNIT(scif_pp_create);
 
 /**
  * scif_pin_pages() - pin memory for later registration

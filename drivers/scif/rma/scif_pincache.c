@@ -23,11 +23,12 @@
  * Bounds: at most pincache_entries entries and pincache_pages pages per
  * endpoint (module parameters; 0 turns the cache off), least recently used
  * evicted first. Pins are charged to RLIMIT_MEMLOCK like every other pin
- * (scif_pin.c); a pin refused because of the limit evicts entries one by
+ * (rma/scif_pin.c); a pin refused because of the limit evicts entries one by
  * one and retries, so the cache's own holdings never make an RMA fail.
  * scif_rma_ep_close() empties the cache; entries hold the mm with mmgrab()
  * only (through the notifier and the pinned pages), never mmget().
  */
+#include <kunit/visibility.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mm.h>
@@ -39,7 +40,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
-#include "scif_kunit_export.h"
+#include "../core/scif_core.h"
 #include "scif_rma.h"
 
 static unsigned int pincache_entries = 64;
@@ -128,6 +129,8 @@ static void scif_pce_free(struct scif_pce *e)
 /* Retire a live entry; pc->lock held. The caller reaps later. */
 static void scif_pce_retire(struct scif_pincache *pc, struct scif_pce *e)
 {
+	lockdep_assert_held(&pc->lock);
+
 	list_move(&e->node, &pc->dead);
 	e->state = SCIF_PCE_DEAD;
 	pc->nr--;
@@ -421,7 +424,7 @@ int scif_pincache_get(struct scif_rma_ep *rma, unsigned long start,
 	scif_pincache_put(pc);
 	return ret;
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_pincache_get);
+EXPORT_SYMBOL_IF_KUNIT(scif_pincache_get);
 
 /**
  * scif_pincache_destroy() - empty and drop the cache of a closing endpoint
@@ -450,4 +453,4 @@ void scif_pincache_destroy(struct scif_rma_ep *rma)
 	scif_pincache_reap(pc);
 	scif_pincache_put(pc);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_pincache_destroy);
+EXPORT_SYMBOL_IF_KUNIT(scif_pincache_destroy);

@@ -14,49 +14,12 @@
  * its own RMAs drained, and waits a bounded time for RMA_CLOSE_ACK before
  * unpinning; a peer that is gone (disconnected, node lost) needs no answer.
  */
+#include <kunit/visibility.h>
 #include <linux/dma-mapping.h>
 #include <linux/slab.h>
 
-#include "scif_core.h"
-#include "scif_endpt.h"
-#include "scif_kunit_export.h"
-#include "scif_link.h"
-#include "scif_mmap.h"
+#include "../core/scif_core.h"
 #include "scif_rma.h"
-#include "scif_wire.h"
-
-/**
- * scif_rma_ep_usable() - whether RMA calls may proceed on an endpoint
- * @ep: the endpoint
- *
- * Return: 0, or the errno the spec gives for the endpoint's state:
- * -ENOTCONN (never connected), -ECONNRESET (the peer closed), -ENODEV (its
- * node was lost), -EBADF (closed).
- */
-int scif_rma_ep_usable(struct scif_endpt *ep)
-{
-	int ret;
-
-	spin_lock(&ep->lock);
-	switch (ep->state) {
-	case SCIF_EP_CONNECTED:
-		ret = 0;
-		break;
-	case SCIF_EP_DISCONNECTED:
-		ret = ep->reset_err ? ep->reset_err : -ECONNRESET;
-		break;
-	case SCIF_EP_CLOSED:
-		ret = -EBADF;
-		break;
-	default:
-		ret = -ENOTCONN;
-		break;
-	}
-	spin_unlock(&ep->lock);
-	if (!ret && (READ_ONCE(ep->rma.peer_closed) || READ_ONCE(ep->rma.closed)))
-		ret = -ECONNRESET;
-	return ret;
-}
 
 /* Fill in the addresses under which the peer reaches our pages. */
 static int scif_win_map(struct scif_endpt *ep, struct scif_window *win)
@@ -144,7 +107,7 @@ static bool scif_reg_settled(struct scif_endpt *ep, struct scif_window *win)
 /* Take @win out of our tables if it is still there; drops their reference. */
 static void scif_win_forget(struct scif_endpt *ep, struct scif_window *win)
 {
-	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_rma_ep *rma = ep->rma;
 	bool found;
 
 	mutex_lock(&rma->lock);
@@ -163,7 +126,7 @@ static off_t scif_register_pp(struct scif_endpt *ep,
 			      struct scif_pinned_pages *pp, off_t offset,
 			      int map_flags)
 {
-	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_rma_ep *rma = ep->rma;
 	struct scif_window *win;
 	long left;
 	int ret;
@@ -347,7 +310,7 @@ int scif_unregister(scif_epd_t epd, off_t offset, size_t len)
 	ret = scif_rma_ep_usable(ep);
 	if (ret)
 		return ret;
-	rma = &ep->rma;
+	rma = ep->rma;
 	mutex_lock(&rma->lock);
 	/* First pass: refuse partial windows, count whole ones. */
 	for (pos = first; (win = scif_wtree_next(&rma->local, pos, last));
@@ -393,7 +356,7 @@ EXPORT_SYMBOL_GPL(scif_unregister);
 /* Drop every window of both tables; the peer no longer uses ours. */
 void scif_rma_drop_all(struct scif_endpt *ep, bool local)
 {
-	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_rma_ep *rma = ep->rma;
 	struct xarray *xa = local ? &rma->wins : &rma->rwins;
 	struct scif_window *win;
 	unsigned long id;
@@ -413,7 +376,7 @@ void scif_rma_drop_all(struct scif_endpt *ep, bool local)
 	mutex_unlock(&rma->lock);
 	/* Mappings of the peer's windows die before the peer is answered. */
 	if (!local)
-		scif_mmap_ep_dead(ep);
+		scif_rma_peer_windows_gone(ep);
 }
 
 /* RMA_CLOSE from the peer, or our close: finish with the peer's windows. */
@@ -421,69 +384,4 @@ void scif_rma_peer_drain(struct scif_endpt *ep)
 {
 	scif_rma_drain(ep, SCIF_RMA_PEER_TIMEOUT);
 	scif_rma_drop_all(ep, false);
-}
-
-static bool scif_rma_close_settled(struct scif_endpt *ep)
-{
-	bool gone;
-
-	spin_lock(&ep->lock);
-	gone = ep->state != SCIF_EP_CONNECTED;
-	spin_unlock(&ep->lock);
-	return gone || READ_ONCE(ep->rma.peer_acked) ||
-	       READ_ONCE(ep->rma.peer_closed);
-}
-
-/**
- * scif_rma_ep_close() - the RMA part of scif_close(), run first
- * @ep: the endpoint, still findable by the peer's messages
- *
- * Waits (bounded) for our RMAs in flight, tells a live peer that has our
- * windows to drop them and waits (bounded) for its answer, then releases
- * every window. Pages of a peer that never answers stay pinned: freeing
- * memory a live peer may still write into would be worse than the leak.
- */
-void scif_rma_ep_close(struct scif_endpt *ep)
-{
-	struct scif_rma_ep *rma = &ep->rma;
-	bool handshake;
-	long left = 1;
-
-	mutex_lock(&rma->lock);
-	handshake = !xa_empty(&rma->wins) && !scif_rma_ep_usable(ep);
-	rma->closed = true;
-	mutex_unlock(&rma->lock);
-	wake_up_all(&ep->wq);
-	scif_get_pages_ep_close(ep);
-
-	scif_rma_drain(ep, SCIF_RMA_PEER_TIMEOUT);
-	scif_pincache_destroy(rma);
-	if (handshake &&
-	    !scif_rma_send(ep, SCIF_MSG_RMA_CLOSE, 0, 0, NULL, 0))
-		left = wait_event_timeout(ep->wq, scif_rma_close_settled(ep),
-					  SCIF_RMA_PEER_TIMEOUT);
-	scif_rma_peer_drain(ep);
-	if (!left) {
-		pr_warn_ratelimited("scif %s: peer never released the windows of a closed endpoint; keeping them pinned\n",
-				    ep->si->name);
-		return;
-	}
-	scif_rma_drop_all(ep, true);
-}
-
-/**
- * scif_rma_ep_release() - free the RMA state of a dead endpoint
- * @ep: the endpoint, unreferenced
- */
-void scif_rma_ep_release(struct scif_endpt *ep)
-{
-	struct scif_rma_ep *rma = &ep->rma;
-
-	WARN_ON(!list_empty(&rma->inflight));
-	scif_fence_release(rma);
-	xa_destroy(&rma->wins);
-	xa_destroy(&rma->rwins);
-	scif_wtree_destroy(&rma->local);
-	scif_wtree_destroy(&rma->remote);
-	mutex_destroy(&rma->lock);
 }

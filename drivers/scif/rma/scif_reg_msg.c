@@ -12,16 +12,12 @@
  * bounded. A peer window is refused (REG_ACK with an errno) on the first
  * violation and forgotten; nothing partial survives.
  */
+#include <kunit/visibility.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 
-#include "scif_core.h"
-#include "scif_endpt.h"
-#include "scif_kunit_export.h"
-#include "scif_link.h"
-#include "scif_mmap.h"
+#include "../core/scif_core.h"
 #include "scif_rma.h"
-#include "scif_wire.h"
 
 /**
  * scif_rma_send() - send an RMA message to an endpoint's peer
@@ -64,6 +60,8 @@ static void scif_rma_nack(struct scif_endpt *ep, u32 id, int err)
 static struct scif_window *scif_rwin_remove(struct scif_rma_ep *rma,
 					    struct scif_window *win)
 {
+	lockdep_assert_held(&rma->lock);
+
 	xa_erase(&rma->rwins, win->id);
 	scif_wtree_erase(&rma->remote, win);
 	rma->remote_pages -= win->nr_pages;
@@ -75,7 +73,7 @@ static int scif_rma_reg_open(struct scif_endpt *ep, u32 id,
 			     const struct scif_wire_msg *msg,
 			     const void *data, size_t len)
 {
-	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_rma_ep *rma = ep->rma;
 	struct scif_wire_reg reg;
 	struct scif_window *win;
 	u64 offset, nr;
@@ -154,7 +152,7 @@ static int scif_rma_reg_pages(struct scif_endpt *ep, u16 node, u32 id,
 			      const struct scif_wire_msg *msg,
 			      const void *data, size_t len)
 {
-	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_rma_ep *rma = ep->rma;
 	struct scif_window *win, *bad = NULL;
 	u32 first = le32_to_cpu(msg->seq);
 	size_t i, count = len / sizeof(u64);
@@ -198,7 +196,7 @@ unlock:
 
 static int scif_rma_reg_ack(struct scif_endpt *ep, u32 id, u32 err)
 {
-	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_rma_ep *rma = ep->rma;
 	struct scif_window *win;
 	int ret = 0;
 
@@ -221,7 +219,7 @@ static int scif_rma_reg_ack(struct scif_endpt *ep, u32 id, u32 err)
 
 static int scif_rma_unreg(struct scif_endpt *ep, u32 id)
 {
-	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_rma_ep *rma = ep->rma;
 	struct scif_window *win;
 
 	mutex_lock(&rma->lock);
@@ -241,7 +239,7 @@ static int scif_rma_unreg(struct scif_endpt *ep, u32 id)
 
 static int scif_rma_unreg_ack(struct scif_endpt *ep, u32 id)
 {
-	struct scif_rma_ep *rma = &ep->rma;
+	struct scif_rma_ep *rma = ep->rma;
 	struct scif_window *win;
 	int ret = 0;
 
@@ -271,8 +269,9 @@ static int scif_rma_unreg_ack(struct scif_endpt *ep, u32 id)
 
 static void scif_rma_close_work(struct work_struct *work)
 {
-	struct scif_endpt *ep = container_of(work, struct scif_endpt,
-					     rma.close_work);
+	struct scif_rma_ep *rma = container_of(work, struct scif_rma_ep,
+					       close_work);
+	struct scif_endpt *ep = rma->ep;
 
 	scif_rma_peer_drain(ep);
 	scif_rma_drop_all(ep, true);
@@ -287,12 +286,12 @@ static void scif_rma_close_work(struct work_struct *work)
 
 static int scif_rma_peer_close(struct scif_endpt *ep)
 {
-	if (xchg(&ep->rma.peer_closed, true))
+	if (xchg(&ep->rma->peer_closed, true))
 		return -EPROTO;
 	wake_up_all(&ep->wq);
 	kref_get(&ep->ref);
-	INIT_WORK(&ep->rma.close_work, scif_rma_close_work);
-	queue_work(system_unbound_wq, &ep->rma.close_work);
+	INIT_WORK(&ep->rma->close_work, scif_rma_close_work);
+	queue_work(system_unbound_wq, &ep->rma->close_work);
 	return 0;
 }
 
@@ -359,7 +358,7 @@ int scif_handle_rma(struct scif_instance *si, u16 node,
 	case SCIF_MSG_RMA_CLOSE_ACK:
 		ret = arg ? -EPROTO : 0;
 		if (!ret) {
-			WRITE_ONCE(ep->rma.peer_acked, true);
+			WRITE_ONCE(ep->rma->peer_acked, true);
 			wake_up_all(&ep->wq);
 		}
 		break;
@@ -376,4 +375,4 @@ out:
 	scif_ep_put(ep);
 	return ret;
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_handle_rma);
+EXPORT_SYMBOL_IF_KUNIT(scif_handle_rma);

@@ -1,204 +1,51 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * SCIF RMA: registered address spaces, windows, and remote memory access.
- *
- * Every endpoint owns a registered address space: byte offsets 0 to
- * %SCIF_RAS_LAST, in which its windows sit, each a run of whole pages.
- * Local windows (ours, backed by pinned pages) and remote windows (the
- * peer's, known by the page addresses it advertised) live in two maple trees
- * of the endpoint, keyed by offset range, so that any lookup is O(log n)
- * and a free range for a new window is found in O(log n) as well.
- *
- * Locking (all per endpoint, in &struct scif_rma_ep):
- *  - @lock (mutex) protects both trees, both id tables, every window's
- *    @state and the counters. Held briefly: never across a copy, a send or
- *    a wait.
- *  - windows are reference counted (&kref). A tree holds one reference;
- *    an RMA holds one on every window it touches for as long as it runs;
- *    a window found under @lock is pinned with scif_win_get() before the
- *    lock is dropped. The final put frees in process context only.
- *  - @ilock (spinlock, may be taken from DMA completion callbacks) protects
- *    the list of RMAs in flight and the fence sequence numbers.
+ * SCIF RMA: the functions of the RMA layer (registration, copies, fences,
+ * get_pages), for the layers above it (dev/) and for its own files.
+ * Its data structures and their locking are in scif_rma_types.h.
  * See Documentation/scif-rma.rst.
  */
 #ifndef SCIF_RMA_H
 #define SCIF_RMA_H
 
-#include <linux/bits.h>
-#include <linux/dma-direction.h>
-#include <linux/kref.h>
-#include <linux/list.h>
-#include <linux/maple_tree.h>
-#include <linux/mutex.h>
-#include <linux/spinlock.h>
 #include <linux/types.h>
-#include <linux/wait.h>
-#include <linux/workqueue.h>
-#include <linux/xarray.h>
 
-struct device;
-struct mm_struct;
-struct page;
+#include "scif_rma_types.h"
+
 struct scif_endpt;
 struct scif_instance;
+struct scif_layer;
 struct scif_peer_mem;
-struct scif_pincache;
 struct scif_wire_msg;
 
-/* Last valid byte of a registered address space (offsets are off_t). */
-#define SCIF_RAS_LAST		((u64)S64_MAX)
-/* Pages one endpoint may hold in remote windows advertised by its peer. */
-#define SCIF_RMA_MAX_REMOTE_PAGES	BIT(26)
-/* Windows one endpoint may hold, local and remote alike. */
-#define SCIF_RMA_MAX_WINDOWS	BIT(20)
-/* How long register, unregister and close wait for the peer. */
-#define SCIF_RMA_PEER_TIMEOUT	(30 * HZ)
-
-#define SCIF_PROT_MASK		(SCIF_PROT_READ | SCIF_PROT_WRITE)
-
 /**
- * struct scif_pinned_pages - pages held for registration
- * @ref: one for the handle (dropped by scif_unpin_pages()) and one per
- *	 window registered against it
- * @magic: %SCIF_PP_MAGIC while the handle is valid
- * @nr_pages: number of entries in @pages
- * @pages: the pages
- * @prot: %SCIF_PROT_READ / %SCIF_PROT_WRITE
- * @user: the pages were pinned with pin_user_pages (unpinned on release)
- * @mm: the mm charged for the pin (with a mmgrab()), or NULL
- * @charged: pages charged to @mm->pinned_vm
+ * struct scif_rma_watch - what a layer above RMA wants to be told
+ * @peer_windows_gone: an endpoint stopped using the peer's windows (the
+ *		       peer closed, or our close); called before the peer
+ *		       is told, so that mappings of those windows die first
  */
-struct scif_pinned_pages {
-	struct kref ref;
-	u32 magic;
-	unsigned long nr_pages;
-	struct page **pages;
-	int prot;
-	bool user;
-	struct mm_struct *mm;
-	unsigned long charged;
+struct scif_rma_watch {
+	void (*peer_windows_gone)(struct scif_endpt *ep);
 };
 
-#define SCIF_PP_MAGIC		0x5c1f9a9e
+/* rma/scif_rma_ep.c: an endpoint's RMA state, and the layer's handlers */
+extern const struct scif_layer scif_rma_layer;
+int scif_rma_ep_usable(struct scif_endpt *ep);
+void scif_rma_set_watch(const struct scif_rma_watch *watch);
+void scif_rma_peer_windows_gone(struct scif_endpt *ep);
 
-/**
- * enum scif_win_state - life cycle of a local window
- * @SCIF_WIN_REGISTERING: being advertised to the peer; not yet usable
- * @SCIF_WIN_ACTIVE: usable by both sides
- * @SCIF_WIN_UNREGISTERING: unregistered; the offsets stay taken until the
- *			    peer confirms it dropped the window
- */
-enum scif_win_state {
-	SCIF_WIN_REGISTERING,
-	SCIF_WIN_ACTIVE,
-	SCIF_WIN_UNREGISTERING,
-};
-
-/**
- * struct scif_window - a window of an endpoint's registered address space
- * @ref: references (the tree's, plus one per user)
- * @id: name of the window on the wire (local windows: our id; remote
- *	windows: the peer's id for it)
- * @offset: first byte in the registered address space
- * @nr_pages: length in pages
- * @prot: %SCIF_PROT_READ / %SCIF_PROT_WRITE
- * @remote: this is a peer's window
- * @state: local windows: &enum scif_win_state (under &scif_rma_ep.lock)
- * @reg_err: local windows: the peer's answer to the registration
- * @pp: local windows: the pinned pages behind the window
- * @dma_dev: local windows: device @addrs were mapped against, or NULL
- * @addrs: the address of every page as the peer sees it (local windows) or
- *	   as the peer advertised it (remote windows)
- * @nr_recv: remote windows: entries of @addrs received so far
- * @on_free: called (in process context) before the window is freed
- * @owner: for @on_free
- * @free_work: final release, always in process context
- */
-struct scif_window {
-	struct kref ref;
-	u32 id;
-	u64 offset;
-	unsigned long nr_pages;
-	int prot;
-	bool remote;
-	enum scif_win_state state;
-	int reg_err;
-	struct scif_pinned_pages *pp;
-	struct device *dma_dev;
-	u64 *addrs;
-	unsigned long nr_recv;
-	void (*on_free)(struct scif_window *win);
-	void *owner;
-	struct work_struct free_work;
-};
-
-static inline u64 scif_win_end(const struct scif_window *win)
-{
-	return win->offset + ((u64)win->nr_pages << PAGE_SHIFT);
-}
-
-/**
- * struct scif_rma_ep - the RMA state of one endpoint
- * @lock: see the top of this file
- * @local: our windows by offset range (maple tree, external lock @lock)
- * @remote: the peer's complete windows by offset range
- * @wins: our windows by id
- * @rwins: the peer's windows by its ids, complete or still arriving
- * @nr_windows: entries of @wins plus @rwins
- * @remote_pages: pages of all entries of @rwins
- * @closed: scif_close() began; nothing new starts
- * @peer_closed: the peer said it is done with our windows
- * @peer_acked: the peer confirmed it dropped our windows (close)
- * @ilock: protects @inflight, @seq, @nr_reqs and @peer_marks
- * @inflight: RMAs issued and not yet reaped, in issue order
- * @seq: sequence number of the last RMA issued
- * @nr_reqs: RMAs issued whose completion has not yet run to its end (they
- *	     leave @inflight first, then answer fences); close waits for 0
- * @peer_marks: fence requests of the peer waiting for our RMAs
- * @my_marks: our INIT_PEER fence marks waiting for the peer's answer
- * @next_token: token of the next INIT_PEER mark
- * @wq: woken when an RMA completes, a window changes state, or the peer
- *	answers
- * @close_work: carries out the peer's RMA_CLOSE
- * @pcache: pinned-page cache of the v* calls (scif_pincache.c), created on
- *	    first use and detached by scif_pincache_destroy(), under @lock
- */
-struct scif_rma_ep {
-	struct mutex lock;		/* trees, tables, window states */
-	struct maple_tree local;
-	struct maple_tree remote;
-	struct xarray wins;
-	struct xarray rwins;
-	unsigned int nr_windows;
-	unsigned long remote_pages;
-	bool closed;
-	bool peer_closed;
-	bool peer_acked;
-	spinlock_t ilock;		/* @inflight, @seq, @nr_reqs, marks */
-	struct list_head inflight;
-	u64 seq;
-	unsigned int nr_reqs;
-	struct list_head peer_marks;
-	struct list_head my_marks;
-	u32 next_token;
-	wait_queue_head_t wq;
-	struct work_struct close_work;
-	struct scif_pincache *pcache;
-};
-
-/* scif_pin.c */
+/* rma/scif_pin.c */
 int scif_pp_create(void *addr, size_t len, int prot, int map_flags,
 		   struct scif_pinned_pages **out);
 void scif_pp_put(struct scif_pinned_pages *pp);
 
-/* scif_pincache.c: SCIF_RMA_USECACHE */
+/* rma/scif_pincache.c: SCIF_RMA_USECACHE */
 int scif_pincache_get(struct scif_rma_ep *rma, unsigned long start,
 		      unsigned long len, int prot, bool use_cache,
 		      struct scif_pinned_pages **pp, unsigned long *pp_start);
 void scif_pincache_destroy(struct scif_rma_ep *rma);
 
-/* scif_window.c: trees, offsets, window objects */
-void scif_rma_ep_init(struct scif_rma_ep *rma);
+/* rma/scif_window.c: trees, offsets, window objects */
 struct scif_window *scif_win_alloc(unsigned long nr_pages, bool remote);
 void scif_win_get(struct scif_window *win);
 void scif_win_put(struct scif_window *win);
@@ -212,34 +59,37 @@ struct scif_window *scif_wtree_next(struct maple_tree *mt, u64 offset,
 bool scif_wtree_busy(struct maple_tree *mt, u64 first, u64 last);
 void scif_wtree_destroy(struct maple_tree *mt);
 
-/* scif_reg.c: register and unregister, and the endpoint's RMA life cycle */
-void scif_rma_ep_close(struct scif_endpt *ep);
+/* rma/scif_reg.c: register and unregister */
 void scif_rma_peer_drain(struct scif_endpt *ep);
 void scif_rma_drop_all(struct scif_endpt *ep, bool local);
-void scif_rma_ep_release(struct scif_endpt *ep);
-int scif_rma_ep_usable(struct scif_endpt *ep);
 
-/* scif_reg_msg.c: the registration protocol's receive side */
+/* rma/scif_reg_msg.c: the registration protocol's receive side */
 int scif_handle_rma(struct scif_instance *si, u16 node,
 		    const struct scif_wire_msg *msg, const void *data,
 		    size_t len);
 int scif_rma_send(struct scif_endpt *ep, u8 type, u32 arg, u32 seq,
 		  const void *data, size_t len);
 
-/* scif_rma.c */
-int scif_rma_drain(struct scif_endpt *ep, long timeout);
+/* rma/scif_peer_mem.c */
 int scif_peer_mem_lock(struct scif_endpt *ep, struct scif_peer_mem *pm);
 void scif_peer_mem_unlock(struct scif_endpt *ep);
 int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm);
-u64 scif_rma_oldest(struct scif_rma_ep *rma);
-int scif_rma_poke(struct scif_endpt *ep, u64 roff, u64 val);
-int scif_rma_local_poke(struct scif_endpt *ep, u64 loff, u64 val);
-int scif_rma_poke_check(struct scif_endpt *ep, u64 off, bool remote);
 
-/* scif_fence.c */
+/* rma/scif_copy.c */
+int scif_rma_drain(struct scif_endpt *ep, long timeout);
+u64 scif_rma_oldest(struct scif_rma_ep *rma);
+
+/* rma/scif_fence.c */
 void scif_fence_peer_request(struct scif_endpt *ep, u32 token);
 void scif_fence_peer_done(struct scif_endpt *ep, u32 token);
 void scif_fence_check_peer_marks(struct scif_endpt *ep);
 void scif_fence_release(struct scif_rma_ep *rma);
+int scif_rma_poke(struct scif_endpt *ep, u64 roff, u64 val);
+int scif_rma_local_poke(struct scif_endpt *ep, u64 loff, u64 val);
+int scif_rma_poke_check(struct scif_endpt *ep, u64 off, bool remote);
+
+/* rma/scif_get_pages.c */
+void scif_get_pages_ep_close(struct scif_endpt *ep);
+bool scif_get_pages_wait(struct scif_endpt *ep, long timeout);
 
 #endif /* SCIF_RMA_H */

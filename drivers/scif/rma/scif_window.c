@@ -11,33 +11,16 @@
  *
  * The tree's internal lock makes each call atomic; callers additionally
  * hold &scif_rma_ep.lock so that a lookup and the reference taken on its
- * result are one step (see scif_rma.h).
+ * result are one step (see rma/scif_rma.h).
  */
+#include <kunit/visibility.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 
-#include "scif_kunit_export.h"
+#include "../core/scif_core.h"
 #include "scif_rma.h"
-
-/**
- * scif_rma_ep_init() - set up the RMA state of a new endpoint
- * @rma: the state, zeroed
- */
-void scif_rma_ep_init(struct scif_rma_ep *rma)
-{
-	mutex_init(&rma->lock);
-	mt_init_flags(&rma->local, MT_FLAGS_ALLOC_RANGE);
-	mt_init_flags(&rma->remote, MT_FLAGS_ALLOC_RANGE);
-	xa_init_flags(&rma->wins, XA_FLAGS_ALLOC1);
-	xa_init(&rma->rwins);
-	spin_lock_init(&rma->ilock);
-	INIT_LIST_HEAD(&rma->inflight);
-	INIT_LIST_HEAD(&rma->peer_marks);
-	INIT_LIST_HEAD(&rma->my_marks);
-	init_waitqueue_head(&rma->wq);
-}
 
 /**
  * scif_win_dma_dir() - the DMA direction a local window's pages are mapped
@@ -107,13 +90,13 @@ struct scif_window *scif_win_alloc(unsigned long nr_pages, bool remote)
 	INIT_WORK(&win->free_work, scif_win_free);
 	return win;
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_win_alloc);
+EXPORT_SYMBOL_IF_KUNIT(scif_win_alloc);
 
 void scif_win_get(struct scif_window *win)
 {
 	kref_get(&win->ref);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_win_get);
+EXPORT_SYMBOL_IF_KUNIT(scif_win_get);
 
 static void scif_win_release(struct kref *ref)
 {
@@ -134,7 +117,7 @@ void scif_win_put(struct scif_window *win)
 {
 	kref_put(&win->ref, scif_win_release);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_win_put);
+EXPORT_SYMBOL_IF_KUNIT(scif_win_put);
 
 /**
  * scif_wtree_insert() - place a window in a registered address space
@@ -181,7 +164,7 @@ int scif_wtree_insert(struct maple_tree *mt, struct scif_window *win,
 		win->offset = start;
 	return ret;
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_wtree_insert);
+EXPORT_SYMBOL_IF_KUNIT(scif_wtree_insert);
 
 /**
  * scif_wtree_erase() - take a window out of its tree
@@ -192,7 +175,7 @@ void scif_wtree_erase(struct maple_tree *mt, struct scif_window *win)
 {
 	WARN_ON(mtree_erase(mt, win->offset) != win);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_wtree_erase);
+EXPORT_SYMBOL_IF_KUNIT(scif_wtree_erase);
 
 /**
  * scif_wtree_find() - the window containing an offset
@@ -207,7 +190,7 @@ struct scif_window *scif_wtree_find(struct maple_tree *mt, u64 offset)
 		return NULL;
 	return mtree_load(mt, offset);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_wtree_find);
+EXPORT_SYMBOL_IF_KUNIT(scif_wtree_find);
 
 /**
  * scif_wtree_next() - the first window intersecting [@offset, @last]
@@ -226,14 +209,14 @@ struct scif_window *scif_wtree_next(struct maple_tree *mt, u64 offset,
 		return NULL;
 	return mt_find(mt, &index, min(last, SCIF_RAS_LAST));
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_wtree_next);
+EXPORT_SYMBOL_IF_KUNIT(scif_wtree_next);
 
 /* Whether any window intersects [@first, @last]. */
 bool scif_wtree_busy(struct maple_tree *mt, u64 first, u64 last)
 {
 	return scif_wtree_next(mt, first, last);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_wtree_busy);
+EXPORT_SYMBOL_IF_KUNIT(scif_wtree_busy);
 
 /**
  * scif_wtree_destroy() - free a tree's nodes
@@ -244,4 +227,4 @@ void scif_wtree_destroy(struct maple_tree *mt)
 {
 	mtree_destroy(mt);
 }
-EXPORT_SYMBOL_FOR_SCIF_KUNIT(scif_wtree_destroy);
+EXPORT_SYMBOL_IF_KUNIT(scif_wtree_destroy);

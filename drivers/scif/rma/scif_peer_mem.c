@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * How an endpoint reaches its peer's memory: a snapshot of the link's RMA
+ * addressing (local physical addresses on loopback and the KUnit pair, a
+ * CPU mapping of the NTB window otherwise), taken under the instance's
+ * nodes_rwsem so that the mapping cannot go away while it is used.
+ */
+#include <linux/rwsem.h>
+#include <linux/xarray.h>
+
+#include "../core/scif_core.h"
+#include "scif_rma.h"
+
+/**
+ * scif_peer_mem_lock() - how the link to an endpoint's peer reaches its memory
+ * @ep: a connected endpoint
+ * @pm: filled in from the link
+ *
+ * On success the instance's nodes_rwsem stays held for reading, so that the
+ * node, and with it the mapping in @pm, stays until scif_peer_mem_unlock().
+ *
+ * Return: 0, -ENODEV (the node is gone), or -EOPNOTSUPP (a link without
+ * RMA).
+ */
+int scif_peer_mem_lock(struct scif_endpt *ep, struct scif_peer_mem *pm)
+{
+	struct scif_instance *si = ep->si;
+	struct scif_link *link;
+	struct scif_node *n;
+	int ret = -ENODEV;
+
+	down_read(&si->nodes_rwsem);
+	n = xa_load(&si->nodes, ep->peer.node);
+	link = n ? n->link : NULL;
+	if (link && (link->rma_local || link->peer_mem)) {
+		*pm = (struct scif_peer_mem){
+			.held = &si->nodes_rwsem,
+			.local = link->rma_local,
+			.base = link->peer_mem,
+			.phys = link->peer_mem_phys,
+			.size = link->peer_mem_size,
+			.dma = link->peer_mem_dma,
+		};
+		return 0;
+	}
+	if (link)
+		ret = -EOPNOTSUPP;
+	up_read(&si->nodes_rwsem);
+	return ret;
+}
+
+/**
+ * scif_peer_mem_unlock() - end the use of a scif_peer_mem_lock() snapshot
+ * @ep: the endpoint given to scif_peer_mem_lock()
+ */
+void scif_peer_mem_unlock(struct scif_endpt *ep)
+{
+	up_read(&ep->si->nodes_rwsem);
+}
+
+/**
+ * scif_peer_mem_get() - a copy of what scif_peer_mem_lock() reports, for
+ *			 users that hand out the peer's pages themselves
+ * @ep: a connected endpoint
+ * @pm: filled in from the link
+ *
+ * get_pages and mmap give out physical addresses, so a link that maps the
+ * peer's memory without saying where it is physically is refused.
+ *
+ * The link's RMA fields are constant while the node is online; once it is
+ * lost, users of the copy are stopped by scif_mmap_node_lost() (mmap) or
+ * must stop by themselves (scif_get_pages()).
+ *
+ * Return: as scif_peer_mem_lock(); also -EOPNOTSUPP for a link without
+ * &scif_link.peer_mem_phys.
+ */
+int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm)
+{
+	int ret = scif_peer_mem_lock(ep, pm);
+
+	if (ret)
+		return ret;
+	scif_peer_mem_unlock(ep);
+	pm->held = NULL;
+	return pm->local || pm->phys ? 0 : -EOPNOTSUPP;
+}

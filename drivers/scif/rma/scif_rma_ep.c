@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The RMA state of an endpoint: its life cycle, and the handlers through
+ * which the core tells the RMA layer about endpoints and messages.
+ *
+ * The core allocates nothing of RMA. Each endpoint gets its
+ * &struct scif_rma_ep from scif_rma_ep_init() when it is opened; closing it
+ * runs the unregister handshake with the peer (scif_rma_ep_close()); the
+ * last reference frees it. Messages of the registration and fence protocol
+ * reach scif_handle_rma() (rma/scif_reg_msg.c).
+ */
+#include <linux/slab.h>
+
+#include "../core/scif_core.h"
+#include "scif_rma.h"
+
+/*
+ * &scif_layer.ep_init: every endpoint gets its RMA state when it is
+ * opened, charged to the opener's memory cgroup.
+ */
+static int scif_rma_ep_init(struct scif_endpt *ep)
+{
+	struct scif_rma_ep *rma = kzalloc(sizeof(*rma), GFP_KERNEL_ACCOUNT);
+
+	if (!rma)
+		return -ENOMEM;
+	rma->ep = ep;
+	mutex_init(&rma->lock);
+	mt_init_flags(&rma->local, MT_FLAGS_ALLOC_RANGE);
+	mt_init_flags(&rma->remote, MT_FLAGS_ALLOC_RANGE);
+	xa_init_flags(&rma->wins, XA_FLAGS_ALLOC1);
+	xa_init(&rma->rwins);
+	spin_lock_init(&rma->ilock);
+	INIT_LIST_HEAD(&rma->inflight);
+	INIT_LIST_HEAD(&rma->peer_marks);
+	INIT_LIST_HEAD(&rma->my_marks);
+	init_waitqueue_head(&rma->wq);
+	ep->rma = rma;
+	return 0;
+}
+
+/**
+ * scif_rma_ep_usable() - whether RMA calls may proceed on an endpoint
+ * @ep: the endpoint
+ *
+ * Return: 0, or the errno the spec gives for the endpoint's state:
+ * -ENOTCONN (never connected), -ECONNRESET (the peer closed), -ENODEV (its
+ * node was lost), -EBADF (closed).
+ */
+int scif_rma_ep_usable(struct scif_endpt *ep)
+{
+	int ret;
+
+	spin_lock(&ep->lock);
+	switch (ep->state) {
+	case SCIF_EP_CONNECTED:
+		ret = 0;
+		break;
+	case SCIF_EP_DISCONNECTED:
+		ret = ep->reset_err ? ep->reset_err : -ECONNRESET;
+		break;
+	case SCIF_EP_CLOSED:
+		ret = -EBADF;
+		break;
+	default:
+		ret = -ENOTCONN;
+		break;
+	}
+	spin_unlock(&ep->lock);
+	if (!ret && (READ_ONCE(ep->rma->peer_closed) ||
+		     READ_ONCE(ep->rma->closed)))
+		ret = -ECONNRESET;
+	return ret;
+}
+
+static bool scif_rma_close_settled(struct scif_endpt *ep)
+{
+	bool gone;
+
+	spin_lock(&ep->lock);
+	gone = ep->state != SCIF_EP_CONNECTED;
+	spin_unlock(&ep->lock);
+	return gone || READ_ONCE(ep->rma->peer_acked) ||
+	       READ_ONCE(ep->rma->peer_closed);
+}
+
+/*
+ * &scif_layer.ep_close: the RMA part of scif_close(), run first, while the
+ * endpoint can still be found by the peer's messages.
+ *
+ * Waits (bounded) for our RMAs in flight, tells a live peer that has our
+ * windows to drop them and waits (bounded) for its answer, then releases
+ * every window. Pages of a peer that never answers stay pinned: freeing
+ * memory a live peer may still write into would be worse than the leak.
+ */
+static void scif_rma_ep_close(struct scif_endpt *ep)
+{
+	struct scif_rma_ep *rma = ep->rma;
+	bool handshake;
+	long left = 1;
+
+	mutex_lock(&rma->lock);
+	handshake = !xa_empty(&rma->wins) && !scif_rma_ep_usable(ep);
+	rma->closed = true;
+	mutex_unlock(&rma->lock);
+	wake_up_all(&ep->wq);
+	scif_get_pages_ep_close(ep);
+
+	scif_rma_drain(ep, SCIF_RMA_PEER_TIMEOUT);
+	scif_pincache_destroy(rma);
+	if (handshake &&
+	    !scif_rma_send(ep, SCIF_MSG_RMA_CLOSE, 0, 0, NULL, 0))
+		left = wait_event_timeout(ep->wq, scif_rma_close_settled(ep),
+					  SCIF_RMA_PEER_TIMEOUT);
+	scif_rma_peer_drain(ep);
+	if (!left) {
+		pr_warn_ratelimited("scif %s: peer never released the windows of a closed endpoint; keeping them pinned\n",
+				    ep->si->name);
+		return;
+	}
+	scif_rma_drop_all(ep, true);
+}
+
+/* &scif_layer.ep_release: free the RMA state of a dead endpoint. */
+static void scif_rma_ep_release(struct scif_endpt *ep)
+{
+	struct scif_rma_ep *rma = ep->rma;
+
+	if (!rma)
+		return;
+	WARN_ON(!list_empty(&rma->inflight));
+	scif_fence_release(rma);
+	xa_destroy(&rma->wins);
+	xa_destroy(&rma->rwins);
+	scif_wtree_destroy(&rma->local);
+	scif_wtree_destroy(&rma->remote);
+	mutex_destroy(&rma->lock);
+	kfree(rma);
+	ep->rma = NULL;
+}
+
+static const struct scif_rma_watch *scif_rma_watcher;
+
+/**
+ * scif_rma_set_watch() - have a layer above told when an endpoint stops
+ *			  using the peer's windows
+ * @watch: the handlers, or NULL to stop
+ *
+ * Called at module load and unload (by /dev/scif's mmap), when no
+ * endpoint exists.
+ */
+void scif_rma_set_watch(const struct scif_rma_watch *watch)
+{
+	WRITE_ONCE(scif_rma_watcher, watch);
+}
+
+/**
+ * scif_rma_peer_windows_gone() - tell the watcher an endpoint dropped the
+ *				  peer's windows
+ * @ep: the endpoint; called before the peer is told
+ */
+void scif_rma_peer_windows_gone(struct scif_endpt *ep)
+{
+	const struct scif_rma_watch *w = READ_ONCE(scif_rma_watcher);
+
+	if (w && w->peer_windows_gone)
+		w->peer_windows_gone(ep);
+}
+
+/* The RMA layer as the core sees it. */
+const struct scif_layer scif_rma_layer = {
+	.name = "rma",
+	.ep_init = scif_rma_ep_init,
+	.ep_close = scif_rma_ep_close,
+	.ep_release = scif_rma_ep_release,
+	.rx = scif_handle_rma,
+};

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF RMA spans: a byte range of a registered address space resolved to
+ * the windows that hold it, and the cursors and walks that step through
+ * the pages of two spans side by side (each piece within one page on both
+ * sides), for the CPU copy, the DMA path and the fence signal's write.
+ */
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "../core/scif_core.h"
+#include "scif_dma.h"
+#include "scif_rma.h"
+
+void scif_span_put(struct scif_span *sp)
+{
+	unsigned int i;
+
+	for (i = 0; i < sp->nr; i++)
+		scif_win_put(sp->wins[i]);
+	if (sp->wins != sp->few)
+		kvfree(sp->wins);
+	sp->wins = NULL;
+	sp->nr = 0;
+}
+
+static bool scif_win_usable(struct scif_window *win)
+{
+	return win->remote ? win->nr_recv == win->nr_pages :
+			     win->state == SCIF_WIN_ACTIVE;
+}
+
+/*
+ * Resolve [@first, @first + @len) of the peer's (@remote) or our windows
+ * of @rma to windows allowing @prot.
+ * Called with rma->lock held. -ENXIO for a hole, a window not (or no
+ * longer) usable, or an offset past the space; -EACCES for a window that
+ * forbids the access.
+ */
+int scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first, u64 len,
+		  int prot, struct scif_span *sp)
+{
+	struct maple_tree *mt = remote ? &rma->remote : &rma->local;
+	u64 last = first + len - 1, pos;
+	struct scif_window *win;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&rma->lock);
+
+	sp->start = first;
+	sp->nr = 0;
+	sp->wins = NULL;
+	for (pos = first; pos <= last; pos = scif_win_end(win)) {
+		win = scif_wtree_find(mt, pos);
+		if (!win || !scif_win_usable(win))
+			return -ENXIO;
+		if ((win->prot & prot) != prot)
+			return -EACCES;
+		n++;
+		if (scif_win_end(win) - 1 >= last)
+			break;
+	}
+	sp->wins = n <= ARRAY_SIZE(sp->few) ? sp->few :
+		   kvmalloc_array(n, sizeof(*sp->wins), GFP_KERNEL);
+	if (!sp->wins)
+		return -ENOMEM;
+	for (pos = first; sp->nr < n; pos = scif_win_end(win)) {
+		win = scif_wtree_find(mt, pos);
+		scif_win_get(win);
+		sp->wins[sp->nr++] = win;
+	}
+	return 0;
+}
+
+/*
+ * Pin @len bytes of memory at @addr for a v* call, as a one-window span.
+ * User memory goes through the endpoint's pinned-page cache: with
+ * SCIF_RMA_USECACHE in @flags it may come from (and stay in) the cache, and
+ * the window may start before @addr.
+ */
+int scif_span_vaddr(struct scif_endpt *ep, unsigned long addr,
+		    u64 len, int prot, int flags, struct scif_span *sp)
+{
+	unsigned long base = addr & PAGE_MASK;
+	u64 size = PAGE_ALIGN(addr + len) - base;
+	struct scif_pinned_pages *pp;
+	struct scif_window *win;
+	int map = 0, ret;
+
+	if (addr + len < addr)
+		return -EINVAL;
+	if (!current->mm || addr >= TASK_SIZE)
+		map = SCIF_MAP_KERNEL;
+	if (!map)
+		ret = scif_pincache_get(ep->rma, base, size, prot,
+					flags & SCIF_RMA_USECACHE, &pp, &base);
+	else
+		ret = scif_pp_create((void *)base, size, prot, map, &pp);
+	if (ret)
+		return ret;
+	win = scif_win_alloc(pp->nr_pages, false);
+	if (!win) {
+		scif_pp_put(pp);
+		return -ENOMEM;
+	}
+	win->pp = pp;
+	win->prot = prot;
+	sp->wins = sp->few;
+	sp->wins[0] = win;
+	sp->nr = 1;
+	sp->start = addr - base;
+	return 0;
+}
+
+void scif_cursor_init(struct scif_cursor *c, struct scif_span *sp)
+{
+	c->sp = sp;
+	c->i = 0;
+	c->pos = sp->start;
+}
+
+/* Page index in the current window, and bytes left in that page. */
+unsigned long scif_cursor_page(struct scif_cursor *c, size_t *room)
+{
+	struct scif_window *win = c->sp->wins[c->i];
+	u64 rel = c->pos - win->offset;
+
+	*room = PAGE_SIZE - (rel & ~PAGE_MASK);
+	return rel >> PAGE_SHIFT;
+}
+
+void scif_cursor_advance(struct scif_cursor *c, size_t n)
+{
+	c->pos += n;
+	if (c->pos >= scif_win_end(c->sp->wins[c->i]) && c->i + 1 < c->sp->nr)
+		c->i++;
+}
+
+/* Move a cursor to byte @off of its span. */
+static void scif_cursor_seek(struct scif_cursor *c, u64 off)
+{
+	c->pos = c->sp->start + off;
+	c->i = 0;
+	while (c->pos >= scif_win_end(c->sp->wins[c->i]) &&
+	       c->i + 1 < c->sp->nr)
+		c->i++;
+}
+
+void scif_walk_init(struct scif_walk *w, struct scif_span *lsp,
+		    struct scif_span *rsp, u64 from, u64 n)
+{
+	scif_cursor_init(&w->lc, lsp);
+	scif_cursor_init(&w->rc, rsp);
+	scif_cursor_seek(&w->lc, from);
+	scif_cursor_seek(&w->rc, from);
+	w->left = n;
+}
+
+/*
+ * The next piece: our page @lpg at @loff, the peer's page at address
+ * @raddr at @roff, @n bytes. False when done.
+ */
+bool scif_walk_next(struct scif_walk *w, struct page **lpg,
+		    size_t *loff, u64 *raddr, size_t *roff, size_t *n)
+{
+	struct scif_window *lw, *rw;
+	size_t lroom, rroom;
+	unsigned long li, ri;
+
+	if (!w->left)
+		return false;
+	lw = w->lc.sp->wins[w->lc.i];
+	rw = w->rc.sp->wins[w->rc.i];
+	li = scif_cursor_page(&w->lc, &lroom);
+	ri = scif_cursor_page(&w->rc, &rroom);
+	*n = min3((u64)lroom, (u64)rroom, w->left);
+	*lpg = lw->pp->pages[li];
+	*loff = PAGE_SIZE - lroom;
+	*raddr = rw->addrs[ri];
+	*roff = PAGE_SIZE - rroom;
+	scif_cursor_advance(&w->lc, *n);
+	scif_cursor_advance(&w->rc, *n);
+	w->left -= *n;
+	return true;
+}
