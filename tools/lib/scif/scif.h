@@ -53,7 +53,7 @@ extern "C" {
 #define RECV_BLOCK		SCIF_RECV_BLOCK
 #endif
 
-/* Ports below this need privilege (CAP_NET_BIND_SERVICE) to bind. */
+/* Ports below this need privilege (CAP_SYS_ADMIN) to bind. */
 #define SCIF_ADMIN_PORT_END	1024
 /* scif_bind() to port 0 picks a free port at or above this one. */
 #define SCIF_PORT_RSVD		1088
