@@ -104,6 +104,21 @@ static inline void recv_all(scif_epd_t epd, void *buf, int len)
 		die("scif_recv");
 }
 
+/*
+ * End a connection cleanly: each side says it is done with the connection
+ * (its windows unregistered, its mappings gone) and waits for the other to
+ * say the same before closing, so that neither sees the other's close as
+ * ECONNRESET in the middle of its own clean-up.
+ */
+static inline void goodbye(scif_epd_t epd)
+{
+	char c = 0;
+
+	send_all(epd, &c, 1);
+	recv_all(epd, &c, 1);
+	scif_close(epd);
+}
+
 /* Page-aligned memory for windows: @pages pages, zeroed. */
 static inline void *alloc_pages(size_t pages)
 {

@@ -3,7 +3,8 @@
  * mmap: the card maps the host's registered window into its own address
  * space (scif_mmap) and works on it with plain loads and stores: it checks
  * what the host put in page 0 and writes page 1, which the host then finds
- * in its own memory.
+ * in its own memory. The host unregisters its window while the card
+ * still has it mapped: the window stays until the card unmaps it.
  *
  *   mmap [host|card]
  */
@@ -36,9 +37,6 @@ int main(int argc, char **argv)
 		recv_all(epd, &done, 1);
 		if (!same(buf + pg, pg, CARD_SEED))
 			fail("host: page 1 does not hold the card's stores");
-		send_all(epd, &done, 1);
-		recv_all(epd, &done, 1);
-		/* The card has unmapped: the window can go. */
 		if (scif_unregister(epd, off, len) < 0)
 			die("scif_unregister");
 	} else {
@@ -53,12 +51,10 @@ int main(int argc, char **argv)
 		fill(map + pg, pg, CARD_SEED);
 		done = 1;
 		send_all(epd, &done, 1);
-		recv_all(epd, &done, 1);
 		if (scif_munmap(map, len) < 0)
 			die("scif_munmap");
-		send_all(epd, &done, 1);
 	}
-	scif_close(epd);
+	goodbye(epd);
 	printf("%s: the peer's window mapped, read and written\n",
 	       host ? "host" : "card");
 	return 0;

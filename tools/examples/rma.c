@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 	}
 	if (scif_unregister(epd, mine, len) < 0)
 		die("scif_unregister");
-	scif_close(epd);
+	goodbye(epd);
 	printf("%s: readfrom, writeto, vwriteto and vreadfrom checked\n",
 	       host ? "host" : "card");
 	return 0;
