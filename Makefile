@@ -15,6 +15,17 @@
 #   make bench-rma       RMA between two nodes over the emulated NTB (tables)
 #   make bench-scif-ntb  SCIF send/recv over the emulated NTB, next to the NTB
 #                        itself and TCP over virtio-net (tables)
+#   make install [PREFIX=/usr/local] [DESTDIR=] [KDIR=]
+#                        install-modules and install-user; KDIR defaults
+#                        here to the running kernel's
+#                        /lib/modules/$(uname -r)/build
+#   make install-modules the modules, through the kernel's modules_install
+#                        (INSTALL_MOD_PATH=$(DESTDIR)), under extra/
+#   make install-user    libscif, scif.h, scif.pc, the tools, the manual
+#                        pages, the udev rule and the modules-load.d and
+#                        modprobe.d examples
+#   make install-dkms    the module sources and dkms.conf into
+#                        $(DESTDIR)/usr/src/scif-ntb-$(SCIF_VERSION)/
 
 KDIR ?=
 W ?= 1
@@ -24,6 +35,7 @@ W ?= 1
 kdir = kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/rig/build-kernel) || exit 1
 
 .PHONY: all modules clean sparse checkpatch check demo kernel bench-ntb bench-rma bench-scif-ntb apidoc
+.PHONY: install install-modules install-user install-dkms
 
 all: modules
 
@@ -65,6 +77,43 @@ bench-rma:
 bench-scif-ntb: modules
 	@$(MAKE) -C tools
 	@scripts/bench/bench-scif-ntb
+
+# ---- installation, for real hosts and for packages.
+SCIF_VERSION := 0.1.0
+PREFIX ?= /usr/local
+DESTDIR ?=
+# udev reads rules from /lib/udev (PREFIX /usr/local is not searched).
+UDEVDIR ?= /lib/udev
+DOCDIR ?= $(PREFIX)/share/doc/scif-ntb
+
+# The kernel to install for: KDIR, else the running one.
+install_kdir = kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=/lib/modules/$$(uname -r)/build; \
+	[ -d "$$kdir" ] || { echo "install: no kernel build directory $$kdir; set KDIR=" >&2; exit 1; }
+
+install: install-modules install-user
+
+install-modules:
+	@$(install_kdir); \
+	$(MAKE) -C "$$kdir" M=$(CURDIR) modules && \
+	$(MAKE) -C "$$kdir" M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) INSTALL_MOD_DIR=extra/scif \
+		modules_install
+
+install-user:
+	$(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	install -D -m 0644 packaging/60-scif.rules $(DESTDIR)$(UDEVDIR)/rules.d/60-scif.rules
+	install -D -m 0644 packaging/scif-modules-load.conf \
+		$(DESTDIR)$(DOCDIR)/examples/modules-load.d/scif.conf
+	install -D -m 0644 packaging/scif-modprobe.conf \
+		$(DESTDIR)$(DOCDIR)/examples/modprobe.d/scif.conf
+
+# What dkms needs to build the modules: the Kbuild files and the sources.
+DKMS_SRC := $(DESTDIR)/usr/src/scif-ntb-$(SCIF_VERSION)
+install-dkms:
+	install -d $(DKMS_SRC)
+	tar -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+		--exclude='.*.cmd' --exclude='modules.order' --exclude='Module.symvers' \
+		Kbuild dkms.conf drivers include tests/kunit | tar -xf - -C $(DKMS_SRC)
+	sed -i 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(SCIF_VERSION)"/' $(DKMS_SRC)/dkms.conf
 
 clean:
 	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/rig/build-kernel 2>/dev/null) && \

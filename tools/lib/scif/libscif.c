@@ -188,6 +188,11 @@ int scif_get_node_ids(uint16_t *nodes, int len, uint16_t *self)
 	return ret < 0 ? -1 : req.len;
 }
 
+int scif_get_nodeIDs(uint16_t *nodes, int len, uint16_t *self)
+{
+	return scif_get_node_ids(nodes, len, self);
+}
+
 int scif_get_fd(scif_epd_t epd)
 {
 	return epd;

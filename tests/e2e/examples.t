@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The MPSS-style programs of tools/examples/, built against the staged
+# installation of libscif (make -C tools examples), on two nodes joined by
+# the emulated NTB: node 0 plays the host, node 1 the card. Each example
+# checks its own results and exits non-zero on any mismatch; both nodes run
+# them in the same order, each under a time limit so that one failing side
+# cannot leave the other waiting.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+examples="pingpong rma mmap fence poll nbconnect"
+
+if ! make -s -C "$top/tools" examples >/dev/null; then
+	echo "not ok - the examples build against the installed libscif"
+	exit 1
+fi
+copies=()
+for ex in $examples; do
+	copies+=(--copy "$top/build/examples/guest/$ex")
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/examples.sh" <<GUEST
+scif-ntb-test nodes 2 60 || exit 1
+fail=0
+for ex in $examples; do
+	if timeout 120 ./\$ex; then
+		echo "ok - \$ex"
+	else
+		echo "not ok - \$ex"
+		fail=1
+	fi
+done
+exit \$fail
+GUEST
+"$top/scripts/cluster" -n 2 --mem 256 --timeout 900 \
+	--modules "swdma ntb_ivshmem scif scif_ntb" \
+	"${copies[@]}" --copy "$tmp/examples.sh" -- sh ./examples.sh
