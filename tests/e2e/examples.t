@@ -33,6 +33,6 @@ for ex in $examples; do
 done
 exit \$fail
 GUEST
-"$top/scripts/cluster" -n 2 --mem 256 --timeout 900 \
+"$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 900 \
 	--modules "swdma ntb_ivshmem scif scif_ntb" \
 	"${copies[@]}" --copy "$tmp/examples.sh" -- sh ./examples.sh
