@@ -28,7 +28,7 @@ int main(int argc, char **argv)
 	size_t data = len - pg;
 	unsigned char *buf = alloc_pages(PAGES);
 	int host = is_host(argc, argv), mark, i;
-	volatile uint64_t *flag;
+	uint64_t *flag;
 	off_t mine, theirs;
 	portID_t peer;
 	scif_epd_t epd;
@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 		die("scif_register");
 	send_all(epd, &mine, sizeof(mine));
 	recv_all(epd, &theirs, sizeof(theirs));
-	flag = (volatile uint64_t *)(buf + data);
+	flag = (uint64_t *)(buf + data);
 
 	if (!host) {
 		/* 1: asynchronous copies, one page each, then mark and wait. */
@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 			fail("host: the data is not there after the fence");
 		send_all(epd, &done, 1);
 		/* No message this time: the flag says when the data is in. */
-		for (i = 0; *flag != FLAG; i++) {
+		for (i = 0; __atomic_load_n(flag, __ATOMIC_ACQUIRE) != FLAG; i++) {
 			if (i == 30 * 1000)
 				fail("host: no signal within 30 s");
 			usleep(1000);

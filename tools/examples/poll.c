@@ -15,7 +15,7 @@
 
 static const char msg[] = "data from the card";
 
-static void host(void)
+static void run_host(void)
 {
 	struct scif_pollepd pe;
 	scif_epd_t lep, epd;
@@ -70,7 +70,7 @@ static void host(void)
 	scif_close(epd);
 }
 
-static void card(void)
+static void run_card(void)
 {
 	scif_epd_t epd = card_connect(PORT);
 	char c;
@@ -87,9 +87,9 @@ int main(int argc, char **argv)
 	int h = is_host(argc, argv);
 
 	if (h)
-		host();
+		run_host();
 	else
-		card();
+		run_card();
 	printf("%s: scif_poll checked\n", h ? "host" : "card");
 	return 0;
 }

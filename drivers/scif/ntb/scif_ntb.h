@@ -119,6 +119,8 @@ struct scif_ntb_dev;
  * @peer_nonce: the peer's, as acknowledged
  * @hs_start: jiffies when the handshake began (stall reports)
  * @stall_logged: a stalled handshake was reported (once per link-up)
+ * @flat_logged: the exposure of all our memory to this peer was reported
+ *		 (once per peer, across link flaps)
  * @broken: the peer broke the ring protocol; set from any context, the
  *	    handshake work resets the link
  * @hs_work: handshake and, once up, liveness check (under @lock)
@@ -162,6 +164,7 @@ struct scif_ntb_peer {
 	u32 peer_nonce;
 	unsigned long hs_start;
 	bool stall_logged;
+	bool flat_logged;
 	bool broken;
 	struct delayed_work hs_work;
 
@@ -238,6 +241,7 @@ void scif_ntb_peer_broken(struct scif_ntb_peer *p, const char *why);
 /* scif_ntb_main.c: module parameters */
 extern unsigned int scif_ntb_send_timeout_ms;
 extern unsigned int scif_ntb_busy_poll_us;
+extern bool scif_ntb_allow_flat;
 extern unsigned int scif_ntb_ep_ring_kb;
 
 #endif /* SCIF_NTB_H */

@@ -22,6 +22,7 @@
  * peer dead, wakes the senders and waits for the receive work.
  */
 #include <linux/io.h>
+#include <linux/iommu.h>
 #include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/random.h>
@@ -124,6 +125,41 @@ static bool scif_ntb_read_hello(struct scif_ntb_peer *p,
 }
 
 /* Open our inbound window from the peer flat at address 0. */
+/*
+ * Whether an IOMMU stands between the peer and our memory: then the flat
+ * window reaches only what we DMA-mapped for it (our rings and registered
+ * windows), not all of RAM.
+ */
+static bool scif_ntb_iommu_guards(struct device *dev)
+{
+	struct iommu_domain *dom = dev ? iommu_get_domain_for_dev(dev) : NULL;
+
+	return dom && dom->type != IOMMU_DOMAIN_IDENTITY;
+}
+
+/*
+ * A direct window without an IOMMU lets the peer read and write all of our
+ * memory, kernel included. Say so once per peer, or refuse the link if the
+ * administrator asked for that (allow_flat=N).
+ */
+static int scif_ntb_flat_check(struct scif_ntb_peer *p)
+{
+	if (scif_ntb_iommu_guards(p->link.dma_dev))
+		return 0;
+	if (!READ_ONCE(scif_ntb_allow_flat)) {
+		ntb_mw_clear_trans(p->nd->ntb, p->pidx, 0);
+		dev_err(scif_ntb_dev(p), "refusing port %d: its direct window would give the peer all of this host's memory with no IOMMU in between (allow_flat=N)\n",
+			p->port);
+		return -EPERM;
+	}
+	if (!p->flat_logged) {
+		p->flat_logged = true;
+		dev_warn(scif_ntb_dev(p), "port %d: direct window with no IOMMU: the peer can read and write all of this host's memory (allow_flat=N refuses such links)\n",
+			 p->port);
+	}
+	return 0;
+}
+
 static int scif_ntb_mw_setup(struct scif_ntb_peer *p)
 {
 	struct ntb_dev *ntb = p->nd->ntb;
@@ -142,10 +178,12 @@ static int scif_ntb_mw_setup(struct scif_ntb_peer *p)
 		ret = -ERANGE;
 	if (!ret)
 		ret = ntb_mw_set_trans(ntb, p->pidx, 0, 0, size_max);
-	if (ret)
+	if (ret) {
 		dev_err(scif_ntb_dev(p), "refusing port %d: inbound window cannot map our memory flat at address 0 (%d); direct mode unavailable\n",
 			p->port, ret);
-	return ret;
+		return ret;
+	}
+	return scif_ntb_flat_check(p);
 }
 
 static void scif_ntb_refuse(struct scif_ntb_peer *p, const char *why,

@@ -38,6 +38,10 @@ unsigned int scif_ntb_ep_ring_kb = 256;
 module_param_named(ep_ring_kb, scif_ntb_ep_ring_kb, uint, 0444);
 MODULE_PARM_DESC(ep_ring_kb, "Receive ring of each endpoint connected across the NTB in KiB, a power of 2 in 4..1024 (default 256)");
 
+bool scif_ntb_allow_flat = true;
+module_param_named(allow_flat, scif_ntb_allow_flat, bool, 0644);
+MODULE_PARM_DESC(allow_flat, "Accept a peer whose inbound window maps all of this host's memory without an IOMMU between them (default Y; N refuses such links)");
+
 unsigned int scif_ntb_busy_poll_us;
 module_param_named(busy_poll_us, scif_ntb_busy_poll_us, uint, 0644);
 MODULE_PARM_DESC(busy_poll_us, "Keep polling the ring from a peer this long after a message to or from it, in microseconds, trading a CPU for latency (default 0: wait for doorbells)");

@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Node 0: scif_ntb with each bad parameter refuses the device with one
-# "refusing:" line naming the parameter, binds nothing and unloads; then,
-# with the defaults, both nodes see each other.
+# "refusing:" line naming the parameter, binds nothing and unloads; with
+# allow_flat=0 it refuses the IOMMU-less direct window; then, with the
+# defaults, both nodes see each other and node 0 warned once that the peer
+# reaches all of its memory.
 set -e
 fail() { echo "FAIL: $*"; exit 1; }
 modprobe scif
@@ -25,5 +27,25 @@ if [ "$SCIF_NODE_INDEX" = 0 ]; then
 		echo "$p refused"
 	done
 fi
+if [ "$SCIF_NODE_INDEX" = 0 ]; then
+	# No IOMMU in the guests: a direct window exposes all memory. With
+	# allow_flat=N the link is refused with one line, and nothing comes up.
+	dmesg -c >/dev/null
+	modprobe scif_ntb allow_flat=0 || fail "modprobe scif_ntb allow_flat=0"
+	sleep 3
+	lines=$(dmesg | grep 'refusing port.*allow_flat=N' || true)
+	[ -n "$lines" ] || fail "allow_flat=0: no refusing line"
+	scif-ntb-test nodes 1 5 >/dev/null ||
+		fail "allow_flat=0: a node came up anyway"
+	rmmod scif_ntb || fail "rmmod scif_ntb after allow_flat=0"
+	echo "allow_flat=0 refused"
+	dmesg -c >/dev/null
+fi
 modprobe scif_ntb
 scif-ntb-test nodes 2 120
+if [ "$SCIF_NODE_INDEX" = 0 ]; then
+	# The default accepts the link and says once what it exposes.
+	n=$(dmesg | grep -c 'peer can read and write all of this host' || true)
+	[ "$n" = 1 ] || fail "expected one exposure warning, got $n"
+	echo "exposure stated once"
+fi
