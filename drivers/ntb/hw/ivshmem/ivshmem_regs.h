@@ -52,8 +52,18 @@
  *   0x004 flags        owner: IVN_FLAG_*
  *   0x008 heartbeat    owner: incremented every heartbeat period
  *   0x00c db_seq       owner: incremented after every doorbell ring
+ *   0x010 mw_size      owner: bytes per inbound window (low 32 bits), 0 in
+ *                      direct mode (one flat window over the whole RAM)
+ *   0x014 mw_size_hi   owner: high 32 bits
+ *   0x018 mw_count     owner: inbound windows per peer
  *   0x040 db_cnt[64]   owner: per doorbell bit, number of rings so far
  *   0x200 spad[64]     shared: scratchpads (local spad_write, peer writes)
+ *   0x400 xlat[8][8]   owner: inbound translation of window w towards peer
+ *                      port p, at IVN_SL_XLAT(p, w), 16 bytes each:
+ *                        +0x0 gen      odd while the owner rewrites the entry
+ *                        +0x4 addr_lo  guest-physical (= RAM file) offset
+ *                        +0x8 addr_hi
+ *                        +0xc size     bytes, 0 when the window is closed
  */
 #define IVN_SL_INCARNATION	0x000
 #define IVN_SL_FLAGS		0x004
@@ -61,6 +71,15 @@
 #define IVN_SL_DB_SEQ		0x00c
 #define IVN_SL_DB_CNT(b)	(0x040 + (b) * 4)
 #define IVN_SL_SPAD(s)		(0x200 + (s) * 4)
+#define IVN_SL_MW_SIZE		0x010
+#define IVN_SL_MW_SIZE_HI	0x014
+#define IVN_SL_MW_COUNT		0x018
+#define IVN_MAX_MW		8
+#define IVN_SL_XLAT(p, w)	(0x400 + ((p) * IVN_MAX_MW + (w)) * 16)
+#define IVN_XL_GEN		0x0
+#define IVN_XL_ADDR_LO		0x4
+#define IVN_XL_ADDR_HI		0x8
+#define IVN_XL_SIZE		0xc
 #define IVN_SLOT_MIN_SIZE	0x1000
 
 #define IVN_FLAG_LINK_ENABLED	BIT(0)

@@ -138,9 +138,16 @@ static int ivn_check_header(struct ivn_dev *ivn, resource_size_t len)
 			own >> 20, ram >> 20);
 		return -ENODEV;
 	}
+	if (ivn_mw_size_param > ram) {
+		pci_err(pdev, "refusing: mw_size=%lu is larger than the %llu MiB of RAM\n",
+			ivn_mw_size_param, ram >> 20);
+		return -ENODEV;
+	}
 	ivn->nodes = nodes;
 	ivn->npeers = nodes - 1;
 	ivn->ram_size = ram;
+	ivn->mw_size = ivn_mw_size_param;
+	ivn->mw_count = ivn->mw_size ? ivn_mw_count_param : 1;
 	ivn->slot = ivn->regs + slot_off + ivn->self * slot_size;
 	return 0;
 }
@@ -159,6 +166,7 @@ static void ivn_slot_start(struct ivn_dev *ivn)
 		iowrite32(0, ivn->slot + IVN_SL_SPAD(s));
 	ivn_db_init(ivn);
 	ivn_link_init(ivn);
+	ivn_xlat_init(ivn);
 	/* cleared slot is visible before the new incarnation */
 	wmb();
 	do {
@@ -212,9 +220,14 @@ static int ivn_probe_port(struct pci_dev *pdev)
 	}
 	ivn_db_start(ivn);
 	ivn_link_start(ivn);
-	pci_info(pdev, "emulated NTB port %d of %d, %llu MiB flat windows, %d doorbells, %d scratchpads\n",
-		 ivn->self, ivn->nodes, ivn->ram_size >> 20, IVN_DB_BITS,
-		 IVN_SPAD_COUNT);
+	if (ivn->mw_size)
+		pci_info(pdev, "emulated NTB port %d of %d, %d translated windows of %llu KiB per peer, %d doorbells, %d scratchpads\n",
+			 ivn->self, ivn->nodes, ivn->mw_count,
+			 ivn->mw_size >> 10, IVN_DB_BITS, IVN_SPAD_COUNT);
+	else
+		pci_info(pdev, "emulated NTB port %d of %d, %llu MiB flat windows, %d doorbells, %d scratchpads\n",
+			 ivn->self, ivn->nodes, ivn->ram_size >> 20,
+			 IVN_DB_BITS, IVN_SPAD_COUNT);
 	return 0;
 
 err_stop:
@@ -273,6 +286,9 @@ static int __init ivn_init(void)
 {
 	int ret;
 
+	ret = ivn_mw_params_check();
+	if (ret)
+		return ret;
 	ret = pci_register_driver(&ivn_pci_driver);
 	if (!ret && !pci_dev_present(ivn_pci_ids))
 		pr_info("%s: no ivshmem device, no emulated NTB port\n",

@@ -52,7 +52,12 @@ struct ivn_peer {
  * @slot:	this guest's slot in @regs.
  * @nodes:	number of guests in the cluster.
  * @self:	this guest's index (= its port number).
- * @ram_size:	RAM size of every guest = size of every memory window.
+ * @ram_size:	RAM size of every guest.
+ * @mw_size:	bytes per translated window, its address alignment; 0 in
+ *		direct mode (one flat window per peer over the whole RAM).
+ * @mw_count:	inbound windows per peer (1 in direct mode).
+ * @xlat_lock:	serialises rewrites of this guest's xlat[] entries.
+ * @xlat_gen:	shadow of the gen word of every xlat[] entry, by pidx.
  * @npeers:	nodes - 1; peers are indexed by pidx, ordered by port.
  * @peers:	per-peer state.
  *
@@ -89,6 +94,10 @@ struct ivn_dev {
 	int nodes;
 	int self;
 	u64 ram_size;
+	u64 mw_size;
+	int mw_count;
+	spinlock_t xlat_lock;		/* see @xlat_lock above */
+	u32 xlat_gen[IVN_MAX_NODES - 1][IVN_MAX_MW];
 	int npeers;
 	struct ivn_peer peers[IVN_MAX_NODES - 1];
 
@@ -120,6 +129,12 @@ static inline struct ivn_dev *ntb_to_ivn(struct ntb_dev *ntb)
 
 extern const struct ntb_dev_ops ivn_ntb_ops;
 extern unsigned int ivn_hb_period_ms;
+
+/* ops.c: memory windows */
+void ivn_xlat_init(struct ivn_dev *ivn);
+int ivn_mw_params_check(void);
+extern unsigned int ivn_mw_count_param;
+extern unsigned long ivn_mw_size_param;
 
 /* doorbell.c: doorbells, polling */
 void ivn_db_init(struct ivn_dev *ivn);

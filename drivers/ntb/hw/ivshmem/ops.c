@@ -3,12 +3,13 @@
  * struct ntb_dev_ops of the emulated NTB.
  *
  * Ports: guest i of the cluster is port i; peers are indexed (pidx) in
- * increasing port order. Memory windows: one inbound window per peer (the
- * peer reaches all of this guest's RAM) and one outbound window per peer
- * (outbound window w reaches all of peer w's RAM). The translation is fixed
- * "flat" at address 0 over the whole RAM: any other one is refused.
+ * increasing port order. Memory windows: see "direct" and "translated"
+ * below.
  */
+#include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/sizes.h>
 
 #include "ntb_ivshmem.h"
 
@@ -71,9 +72,153 @@ static bool ivn_pidx_ok(struct ivn_dev *ivn, int pidx)
 	return pidx >= 0 && pidx < ivn->npeers;
 }
 
+/*
+ * Memory windows come in two configurations, chosen with the module
+ * parameters below and identical on every guest of a cluster:
+ *
+ * direct (mw_size=0, the default): one inbound window per peer, fixed
+ *   "flat" at address 0 over this guest's whole RAM; outbound window w is
+ *   peer w's whole RAM. Any other translation is refused.
+ *
+ * translated (mw_size=N): mw_count inbound windows per peer of N bytes
+ *   each, like an Intel NTB's BARs. ntb_mw_set_trans() accepts any DMA
+ *   address aligned to N (guest-physical: there is no IOMMU) with a size
+ *   of whole pages up to N, and publishes it in this guest's slot of the
+ *   register region. Outbound window pidx * mw_count + w reaches peer
+ *   pidx's window w: ntb_peer_mw_get_addr() reads the translation the
+ *   peer published and returns exactly [addr, addr + size) of that peer's
+ *   RAM, or -ENOLINK while the peer has not opened the window.
+ */
+unsigned int ivn_mw_count_param = 2;
+module_param_named(mw_count, ivn_mw_count_param, uint, 0444);
+MODULE_PARM_DESC(mw_count, "translated mode: inbound windows per peer, 1..8 (default 2)");
+
+unsigned long ivn_mw_size_param;
+module_param_named(mw_size, ivn_mw_size_param, ulong, 0444);
+MODULE_PARM_DESC(mw_size, "bytes per window and their address alignment, a power of two >= PAGE_SIZE; 0 (default) = direct mode, one flat window over the whole RAM");
+
+/* Module load: refuse impossible window parameters. */
+int ivn_mw_params_check(void)
+{
+	if (ivn_mw_count_param < 1 || ivn_mw_count_param > IVN_MAX_MW) {
+		pr_err("%s: refusing: mw_count=%u, must be 1..%d\n",
+		       KBUILD_MODNAME, ivn_mw_count_param, IVN_MAX_MW);
+		return -EINVAL;
+	}
+	if (ivn_mw_size_param &&
+	    (!is_power_of_2(ivn_mw_size_param) ||
+	     ivn_mw_size_param < PAGE_SIZE || ivn_mw_size_param > SZ_2G)) {
+		pr_err("%s: refusing: mw_size=%lu, must be 0 or a power of two from %lu to %lu\n",
+		       KBUILD_MODNAME, ivn_mw_size_param, PAGE_SIZE,
+		       (unsigned long)SZ_2G);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static bool ivn_direct(struct ivn_dev *ivn)
+{
+	return !ivn->mw_size;
+}
+
+static void __iomem *ivn_xlat_entry(void __iomem *slot, int port, int widx)
+{
+	return slot + IVN_SL_XLAT(port, widx);
+}
+
+/* Publish (addr, size) for inbound window widx of peer pidx. */
+static void ivn_xlat_publish(struct ivn_dev *ivn, int pidx, int widx,
+			     u64 addr, u64 size)
+{
+	void __iomem *e = ivn_xlat_entry(ivn->slot, ivn->peers[pidx].port,
+					 widx);
+	u32 *gen = &ivn->xlat_gen[pidx][widx];
+
+	spin_lock(&ivn->xlat_lock);
+	/* odd gen: readers retry until the entry is whole again */
+	iowrite32(++*gen, e + IVN_XL_GEN);
+	/* odd gen is visible before the fields change */
+	wmb();
+	iowrite32(lower_32_bits(addr), e + IVN_XL_ADDR_LO);
+	iowrite32(upper_32_bits(addr), e + IVN_XL_ADDR_HI);
+	iowrite32(size, e + IVN_XL_SIZE);
+	/* the new fields are visible before the even gen */
+	wmb();
+	iowrite32(++*gen, e + IVN_XL_GEN);
+	spin_unlock(&ivn->xlat_lock);
+}
+
+/* Slot start: publish the window configuration, every window closed. */
+void ivn_xlat_init(struct ivn_dev *ivn)
+{
+	int p, w;
+
+	spin_lock_init(&ivn->xlat_lock);
+	iowrite32(lower_32_bits(ivn->mw_size), ivn->slot + IVN_SL_MW_SIZE);
+	iowrite32(upper_32_bits(ivn->mw_size), ivn->slot + IVN_SL_MW_SIZE_HI);
+	iowrite32(ivn->mw_count, ivn->slot + IVN_SL_MW_COUNT);
+	for (p = 0; p < IVN_MAX_NODES; p++)
+		for (w = 0; w < IVN_MAX_MW; w++) {
+			void __iomem *e = ivn_xlat_entry(ivn->slot, p, w);
+
+			iowrite32(0, e + IVN_XL_GEN);
+			iowrite32(0, e + IVN_XL_ADDR_LO);
+			iowrite32(0, e + IVN_XL_ADDR_HI);
+			iowrite32(0, e + IVN_XL_SIZE);
+		}
+	memset(ivn->xlat_gen, 0, sizeof(ivn->xlat_gen));
+}
+
+/*
+ * Read the translation peer pidx published for its window widx towards
+ * us. The peer's memory is untrusted: anything that is not a whole,
+ * aligned window inside its RAM is reported as -EIO.
+ */
+static int ivn_xlat_read(struct ivn_dev *ivn, int pidx, int widx,
+			 u64 *addr, u64 *size)
+{
+	struct ivn_peer *peer = &ivn->peers[pidx];
+	void __iomem *e = ivn_xlat_entry(peer->slot, ivn->self, widx);
+	int tries = 100;
+	u32 g1, g2;
+
+	if (!ioread32(peer->slot + IVN_SL_INCARNATION))
+		return -ENOLINK;
+	if (ioread32(peer->slot + IVN_SL_MW_SIZE) !=
+	    lower_32_bits(ivn->mw_size) ||
+	    ioread32(peer->slot + IVN_SL_MW_SIZE_HI) !=
+	    upper_32_bits(ivn->mw_size) ||
+	    ioread32(peer->slot + IVN_SL_MW_COUNT) != ivn->mw_count) {
+		dev_dbg(&ivn->ntb.dev, "peer %d has another window configuration\n",
+			peer->port);
+		return -EIO;
+	}
+	do {
+		g1 = ioread32(e + IVN_XL_GEN);
+		/* pairs with the first wmb() of ivn_xlat_publish() */
+		rmb();
+		*addr = ioread32(e + IVN_XL_ADDR_LO) |
+			(u64)ioread32(e + IVN_XL_ADDR_HI) << 32;
+		*size = ioread32(e + IVN_XL_SIZE);
+		/* pairs with the second wmb() of ivn_xlat_publish() */
+		rmb();
+		g2 = ioread32(e + IVN_XL_GEN);
+	} while ((g1 != g2 || (g1 & 1)) && --tries);
+	if (!tries)
+		return -EBUSY;
+	if (!*size)
+		return -ENOLINK;
+	if (!IS_ALIGNED(*addr, ivn->mw_size) || !PAGE_ALIGNED(*size) ||
+	    *size > ivn->mw_size || *addr > ivn->ram_size - *size)
+		return -EIO;
+	return 0;
+}
+
 static int ivn_mw_count(struct ntb_dev *ntb, int pidx)
 {
-	return ivn_pidx_ok(ntb_to_ivn(ntb), pidx) ? 1 : -EINVAL;
+	struct ivn_dev *ivn = ntb_to_ivn(ntb);
+
+	return ivn_pidx_ok(ivn, pidx) ? ivn->mw_count : -EINVAL;
 }
 
 static int ivn_mw_get_align(struct ntb_dev *ntb, int pidx, int widx,
@@ -82,16 +227,17 @@ static int ivn_mw_get_align(struct ntb_dev *ntb, int pidx, int widx,
 			    resource_size_t *size_max)
 {
 	struct ivn_dev *ivn = ntb_to_ivn(ntb);
+	bool direct = ivn_direct(ivn);
 
-	if (!ivn_pidx_ok(ivn, pidx) || widx != 0)
+	if (!ivn_pidx_ok(ivn, pidx) || widx < 0 || widx >= ivn->mw_count)
 		return -EINVAL;
-	/* only base 0 and the whole RAM can be honoured */
+	/* direct: only base 0 and the whole RAM can be honoured */
 	if (addr_align)
-		*addr_align = ivn->ram_size;
+		*addr_align = direct ? ivn->ram_size : ivn->mw_size;
 	if (size_align)
-		*size_align = ivn->ram_size;
+		*size_align = direct ? ivn->ram_size : PAGE_SIZE;
 	if (size_max)
-		*size_max = ivn->ram_size;
+		*size_max = direct ? ivn->ram_size : ivn->mw_size;
 	return 0;
 }
 
@@ -100,59 +246,110 @@ static int ivn_mw_set_trans(struct ntb_dev *ntb, int pidx, int widx,
 {
 	struct ivn_dev *ivn = ntb_to_ivn(ntb);
 
-	if (!ivn_pidx_ok(ivn, pidx) || widx != 0)
+	if (!ivn_pidx_ok(ivn, pidx) || widx < 0 || widx >= ivn->mw_count)
 		return -EINVAL;
-	if (addr != 0 || size != ivn->ram_size) {
+	if (ivn_direct(ivn)) {
+		if (addr != 0 || size != ivn->ram_size) {
+			dev_dbg(&ntb->dev,
+				"refused translation %pad+%pa: window is flat over RAM\n",
+				&addr, &size);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	/* the peer reaches guest-physical addresses: dma_addr_t == phys */
+	if (!size || !IS_ALIGNED(addr, ivn->mw_size) || !PAGE_ALIGNED(size) ||
+	    size > ivn->mw_size || addr > ivn->ram_size - size) {
 		dev_dbg(&ntb->dev,
-			"refused translation %pad+%pa: window is flat over RAM\n",
+			"refused translation %pad+%pa: not an aligned window in RAM\n",
 			&addr, &size);
 		return -EINVAL;
 	}
+	ivn_xlat_publish(ivn, pidx, widx, addr, size);
 	return 0;
 }
 
-/* The flat window cannot be closed; clearing it is accepted as a no-op. */
+/* Direct: the flat window cannot be closed, clearing it is a no-op. */
 static int ivn_mw_clear_trans(struct ntb_dev *ntb, int pidx, int widx)
 {
-	return ivn_pidx_ok(ntb_to_ivn(ntb), pidx) && widx == 0 ? 0 : -EINVAL;
+	struct ivn_dev *ivn = ntb_to_ivn(ntb);
+
+	if (!ivn_pidx_ok(ivn, pidx) || widx < 0 || widx >= ivn->mw_count)
+		return -EINVAL;
+	if (!ivn_direct(ivn))
+		ivn_xlat_publish(ivn, pidx, widx, 0, 0);
+	return 0;
 }
 
 static int ivn_peer_mw_count(struct ntb_dev *ntb)
 {
-	return ntb_to_ivn(ntb)->npeers;
+	struct ivn_dev *ivn = ntb_to_ivn(ntb);
+
+	return ivn->npeers * ivn->mw_count;
 }
 
 static int ivn_peer_mw_get_addr(struct ntb_dev *ntb, int widx,
 				phys_addr_t *base, resource_size_t *size)
 {
 	struct ivn_dev *ivn = ntb_to_ivn(ntb);
+	int pidx, w, ret;
+	u64 a, s;
 
-	if (!ivn_pidx_ok(ivn, widx))
+	if (widx < 0 || widx >= ivn_peer_mw_count(ntb))
 		return -EINVAL;
+	if (ivn_direct(ivn)) {
+		a = 0;
+		s = ivn->ram_size;
+		pidx = widx;
+	} else {
+		pidx = widx / ivn->mw_count;
+		w = widx % ivn->mw_count;
+		ret = ivn_xlat_read(ivn, pidx, w, &a, &s);
+		if (ret)
+			return ret;
+	}
 	if (base)
-		*base = ivn->peers[widx].mw_base;
+		*base = ivn->peers[pidx].mw_base + a;
 	if (size)
-		*size = ivn->ram_size;
+		*size = s;
 	return 0;
 }
 
-/* Outbound window w is wired to peer w, flat: only that can be "set". */
+/*
+ * The translation of a window is set by its owner (inbound, like Intel
+ * NTBs), so the outbound side has nothing to program: direct mode accepts
+ * only the fixed mapping; translated mode accepts a window of that peer
+ * and ignores addr, as an NTB without outbound translation does, but
+ * refuses a size larger than the window the peer opened.
+ */
 static int ivn_peer_mw_set_trans(struct ntb_dev *ntb, int pidx, int widx,
 				 u64 addr, resource_size_t size)
 {
 	struct ivn_dev *ivn = ntb_to_ivn(ntb);
+	u64 a, s;
+	int ret;
 
-	if (!ivn_pidx_ok(ivn, pidx) || widx != pidx || addr != 0 ||
-	    size != ivn->ram_size)
+	if (!ivn_pidx_ok(ivn, pidx))
 		return -EINVAL;
-	return 0;
+	if (ivn_direct(ivn))
+		return widx == pidx && addr == 0 && size == ivn->ram_size ?
+		       0 : -EINVAL;
+	if (widx < 0 || widx / ivn->mw_count != pidx)
+		return -EINVAL;
+	/* no mapping of more than the peer opened */
+	ret = ivn_xlat_read(ivn, pidx, widx % ivn->mw_count, &a, &s);
+	if (ret)
+		return ret;
+	return size <= s ? 0 : -EINVAL;
 }
 
 static int ivn_peer_mw_clear_trans(struct ntb_dev *ntb, int pidx, int widx)
 {
 	struct ivn_dev *ivn = ntb_to_ivn(ntb);
 
-	return ivn_pidx_ok(ivn, pidx) && widx == pidx ? 0 : -EINVAL;
+	if (!ivn_pidx_ok(ivn, pidx))
+		return -EINVAL;
+	return widx >= 0 && widx / ivn->mw_count == pidx ? 0 : -EINVAL;
 }
 
 static u64 ivn_db_valid_mask(struct ntb_dev *ntb)
