@@ -28,6 +28,7 @@
 #include "scif.h"
 
 #define MAX_COLS	16
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_NODES	256
 
 static const char *const modules[] = { "scif", "scif_ntb", "swdma", "ntb_ivshmem" };
@@ -267,7 +268,8 @@ static struct link *read_links(int *count)
 		link_base(path, l[i].client, sizeof(l[i].client));
 		/* The parent of the NTB device is the PCI function. */
 		path_of(path, sizeof(path), "/sys/bus/ntb/devices/%s", names[i], "");
-		if (realpath(path, real) && (slash = strrchr(real, '/'))) {
+		slash = realpath(path, real) ? strrchr(real, '/') : NULL;
+		if (slash) {
 			*slash = 0;
 			slash = strrchr(real, '/');
 			copy(l[i].pci, sizeof(l[i].pci), slash ? slash + 1 : real);
@@ -439,11 +441,12 @@ static void print_json(int have_ids, uint16_t self, const uint16_t *ids, int nid
 		json_str(l[i].hw_driver);
 		printf(", \"client_driver\": ");
 		json_str(l[i].client);
-		printf(", \"mode\": null, \"window_size\": null, \"doorbells\": null, \"heartbeat_age_ms\": null}");
+		printf(", \"mode\": null, \"window_size\": null");
+		printf(", \"doorbells\": null, \"heartbeat_age_ms\": null}");
 	}
 	printf("\n  ],\n  \"parameters\": {");
 	first = 1;
-	for (i = 0; i < (int)(sizeof(modules) / sizeof(modules[0])); i++) {
+	for (i = 0; i < (int)ARRAY_SIZE(modules); i++) {
 		path_of(dir, sizeof(dir), "/sys/module/%s/parameters", modules[i], "");
 		names = list_dir(dir, &n);
 		if (!names)
@@ -464,7 +467,7 @@ static void print_json(int have_ids, uint16_t self, const uint16_t *ids, int nid
 		free(names);
 	}
 	printf("\n  },\n  \"not_exposed\": [");
-	for (i = 0; i < (int)(sizeof(not_exposed) / sizeof(not_exposed[0])); i++) {
+	for (i = 0; i < (int)ARRAY_SIZE(not_exposed); i++) {
 		printf("%s", i ? ", " : "");
 		json_str(not_exposed[i]);
 	}
@@ -566,11 +569,12 @@ static void print_text(int have_ids, uint16_t self, const uint16_t *ids, int nid
 			       l[i].hw_driver[0] ? l[i].hw_driver : "-",
 			       l[i].client[0] ? l[i].client : "-");
 	}
-	printf("  mode, memory window, doorbells, heartbeat age: not published by the driver yet\n");
+	printf("  mode, memory window, doorbells, heartbeat age: %s\n",
+	       "not published by the driver yet");
 
 	printf("\nmodule parameters:\n");
 	any = 0;
-	for (i = 0; i < (int)(sizeof(modules) / sizeof(modules[0])); i++) {
+	for (i = 0; i < (int)ARRAY_SIZE(modules); i++) {
 		path_of(dir, sizeof(dir), "/sys/module/%s/parameters", modules[i], "");
 		names = list_dir(dir, &n);
 		for (j = 0; j < n; j++) {
@@ -586,7 +590,7 @@ static void print_text(int have_ids, uint16_t self, const uint16_t *ids, int nid
 		printf("    none (no SCIF module loaded)\n");
 }
 
-static void usage(FILE *f, int code)
+static void print_usage(FILE *f, int code)
 {
 	fprintf(f, "usage: scif-info [-n | --nodes] [-j | --json]\n"
 		"  -n, --nodes  the local node and the nodes online only\n"
@@ -609,9 +613,9 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
 			json = 1;
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			usage(stdout, 0);
+			print_usage(stdout, 0);
 		else
-			usage(stderr, 2);
+			print_usage(stderr, 2);
 	}
 	if (getenv("SCIF_INFO_ROOT"))
 		root = getenv("SCIF_INFO_ROOT");
