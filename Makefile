@@ -26,6 +26,9 @@
 #                        modprobe.d examples
 #   make install-dkms    the module sources and dkms.conf into
 #                        $(DESTDIR)/usr/src/scif-ntb-$(SCIF_VERSION)/
+#   make deb             the Debian packages scif-ntb-dkms, libscif0,
+#                        libscif-dev and scif-tools (dpkg-buildpackage -b
+#                        in a copy of the tree) into build/deb/
 
 KDIR ?=
 W ?= 1
@@ -35,7 +38,7 @@ W ?= 1
 kdir = kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/rig/build-kernel) || exit 1
 
 .PHONY: all modules clean sparse checkpatch check demo kernel bench-ntb bench-rma bench-scif-ntb apidoc
-.PHONY: install install-modules install-user install-dkms
+.PHONY: install install-modules install-user install-dkms deb
 
 all: modules
 
@@ -114,6 +117,9 @@ install-dkms:
 		--exclude='.*.cmd' --exclude='modules.order' --exclude='Module.symvers' \
 		Kbuild dkms.conf drivers include tests/kunit | tar -xf - -C $(DKMS_SRC)
 	sed -i 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(SCIF_VERSION)"/' $(DKMS_SRC)/dkms.conf
+
+deb:
+	@packaging/build-deb
 
 clean:
 	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/rig/build-kernel 2>/dev/null) && \

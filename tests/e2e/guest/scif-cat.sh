@@ -18,3 +18,20 @@ done
 wait "$pid"
 cmp /tmp/in /tmp/out || { echo "FAIL: data changed in transit"; exit 1; }
 echo "scif-cat carried $(wc -c </tmp/out) bytes unchanged"
+
+# scif-info --json, printed between markers for the host to parse, while a
+# listener holds port 4001 so that the endpoint and port tables have a row.
+scif-cat -l 4001 </dev/null >/dev/null &
+lpid=$!
+i=0
+until grep -q '^4001 ' /sys/kernel/debug/scif/ports; do
+	i=$((i + 1))
+	[ "$i" -lt 50 ] || { echo "FAIL: the listener on port 4001 did not appear"; exit 1; }
+	sleep 0.1
+done
+echo "---- scif-info --json"
+scif-info --json
+echo "---- end"
+scif-info
+kill "$lpid"
+wait "$lpid" 2>/dev/null || true
