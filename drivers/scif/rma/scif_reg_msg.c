@@ -363,12 +363,10 @@ int scif_handle_rma(struct scif_instance *si, u16 node,
 		}
 		break;
 	case SCIF_MSG_FENCE_REQ:
-		scif_fence_peer_request(ep, arg);
-		ret = 0;
+		ret = scif_fence_peer_request(ep, arg);
 		break;
 	case SCIF_MSG_FENCE_DONE:
-		scif_fence_peer_done(ep, arg);
-		ret = 0;
+		ret = scif_fence_peer_done(ep, arg);
 		break;
 	}
 out:
