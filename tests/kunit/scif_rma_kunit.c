@@ -20,6 +20,7 @@
 #include "core/scif_endpt_api.h"
 #include "scif_kunit_util.h"
 #include "link/scif_sim.h"
+#include "rma/scif_dma.h"
 #include "rma/scif_rma.h"
 #include "core/scif_wire.h"
 
@@ -32,11 +33,13 @@
  * @n: the nodes, their link, and endpoint c on node 0 connected to s on 1
  * @cbuf: @RMA_PAGES pages of n.c's side
  * @sbuf: @RMA_PAGES pages of n.s's side
+ * @mark: a fence mark for a helper thread
  */
 struct rma_ctx {
 	struct scif_kt_nodes n;
 	u8 *cbuf;
 	u8 *sbuf;
+	int mark;
 };
 
 static int rma_init(struct kunit *test)
@@ -297,8 +300,8 @@ static void rma_fences(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, scif_fence_mark(ctx->n.c, SCIF_FENCE_INIT_PEER,
 					      &mark), 0);
 	KUNIT_EXPECT_EQ(test, scif_fence_wait(ctx->n.c, mark), 0);
-	/* A peer mark is used up by its wait. */
-	KUNIT_EXPECT_EQ(test, scif_fence_wait(ctx->n.c, mark), -EINVAL);
+	/* A completed mark stays complete. */
+	KUNIT_EXPECT_EQ(test, scif_fence_wait(ctx->n.c, mark), 0);
 	KUNIT_EXPECT_EQ(test, scif_fence_mark(ctx->n.c, 3, &mark), -EINVAL);
 	KUNIT_EXPECT_EQ(test, scif_fence_mark(ctx->n.c, 0, &mark), -EINVAL);
 	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->n.c, 8, 0x1122, 16, 0x3344,
@@ -333,6 +336,167 @@ static void rma_fences(struct kunit *test)
 						SCIF_FENCE_INIT_PEER |
 						SCIF_SIGNAL_REMOTE), 0);
 	KUNIT_EXPECT_TRUE(test, settle_until(ctx, signal_landed));
+}
+
+/*
+ * Make @ep look as if an RMA of its own were in flight and would never
+ * complete, so that the fences of its peer on it stay unanswered.
+ */
+static void hold_rmas(struct scif_endpt *ep, struct scif_rma_req *fake)
+{
+	spin_lock(&ep->rma->ilock);
+	fake->seq = ++ep->rma->seq;
+	list_add_tail(&fake->list, &ep->rma->inflight);
+	spin_unlock(&ep->rma->ilock);
+}
+
+/* Take the fake away and complete a real RMA, which answers the fences. */
+static void release_rmas(struct kunit *test, struct scif_endpt *ep,
+			 struct scif_rma_req *fake)
+{
+	spin_lock(&ep->rma->ilock);
+	list_del(&fake->list);
+	spin_unlock(&ep->rma->ilock);
+	KUNIT_EXPECT_EQ(test, scif_writeto(ep, 0, 8, 0, SCIF_RMA_SYNC), 0);
+}
+
+static unsigned int nr_my_marks(struct scif_endpt *ep)
+{
+	unsigned int n;
+
+	xa_lock(&ep->rma->my_marks);
+	n = ep->rma->nr_my_marks;
+	xa_unlock(&ep->rma->my_marks);
+	return n;
+}
+
+static bool marks_held(struct rma_ctx *ctx)
+{
+	struct scif_rma_ep *rma = ctx->n.s->rma;
+	unsigned int n;
+
+	spin_lock(&rma->ilock);
+	n = rma->nr_peer_marks;
+	spin_unlock(&rma->ilock);
+	return n == SCIF_FENCE_MAX_MARKS;
+}
+
+static bool marks_answered(struct rma_ctx *ctx)
+{
+	return !nr_my_marks(ctx->n.c);
+}
+
+static int wait_mark(void *arg)
+{
+	struct rma_ctx *ctx = arg;
+
+	return scif_fence_wait(ctx->n.c, READ_ONCE(ctx->mark));
+}
+
+/*
+ * INIT_PEER marks never waited for: at most SCIF_FENCE_MAX_MARKS stay
+ * unanswered (one more is ENOMEM, for a signal too), the peer holds as
+ * many requests, and once answered they cost nothing and complete waits in
+ * any order, twice over.
+ */
+static void rma_fence_marks_bounded(struct kunit *test)
+{
+	struct rma_ctx *ctx = test->priv;
+	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
+	struct scif_rma_req fake = {};
+	struct scif_kt_call call;
+	unsigned int i, n = SCIF_FENCE_MAX_MARKS;
+	int *marks, mark;
+
+	marks = kunit_kcalloc(test, n, sizeof(*marks), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, marks);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.c, ctx->cbuf, 1, 0, RW, FIX), 0);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 1, 0, RW, FIX), 0);
+	hold_rmas(s, &fake);
+	for (i = 0; i < n; i++)
+		if (scif_fence_mark(c, SCIF_FENCE_INIT_PEER, &marks[i]))
+			break;
+	KUNIT_EXPECT_EQ(test, i, n);
+	KUNIT_EXPECT_EQ(test, scif_fence_mark(c, SCIF_FENCE_INIT_PEER, &mark),
+			-ENOMEM);
+	KUNIT_EXPECT_EQ(test, scif_fence_signal(c, 0, 1, 0, 1,
+						SCIF_FENCE_INIT_PEER |
+						SCIF_SIGNAL_LOCAL), -ENOMEM);
+	/* Self marks keep nothing and are not limited. */
+	KUNIT_EXPECT_EQ(test, scif_fence_mark(c, SCIF_FENCE_INIT_SELF, &mark),
+			0);
+	KUNIT_EXPECT_EQ(test, nr_my_marks(c), n);
+	KUNIT_EXPECT_TRUE(test, settle_until(ctx, marks_held));
+	/* A wait blocks while the peer's RMAs are held up. */
+	ctx->mark = marks[get_random_u32_below(n)];
+	KUNIT_ASSERT_EQ(test, scif_kt_start(&call, wait_mark, ctx), 0);
+	KUNIT_EXPECT_FALSE(test, scif_kt_join(&call, 200));
+	release_rmas(test, s, &fake);
+	KUNIT_EXPECT_TRUE(test, settle_until(ctx, marks_answered));
+	KUNIT_ASSERT_TRUE(test, scif_kt_join(&call, 10000));
+	KUNIT_EXPECT_EQ(test, call.ret, 0);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&c->rma->my_marks));
+	KUNIT_EXPECT_EQ(test, s->rma->nr_peer_marks, 0U);
+	/* Answered marks complete in any order; a mark is not used up. */
+	for (i = n - 1; i > 0; i--)
+		swap(marks[i], marks[get_random_u32_below(i + 1)]);
+	for (i = 0; i < n; i++)
+		if (scif_fence_wait(c, marks[i]))
+			break;
+	KUNIT_EXPECT_EQ(test, i, n);
+	KUNIT_EXPECT_EQ(test, scif_fence_wait(c, marks[0]), 0);
+	/* A token never handed out is not a mark. */
+	mark = ((c->rma->marks_issued + 7) & SCIF_MARK_MASK) |
+	       SCIF_MARK_PEER;
+	KUNIT_EXPECT_EQ(test, scif_fence_wait(c, mark), -EINVAL);
+	/* Room again. */
+	KUNIT_EXPECT_EQ(test, scif_fence_mark(c, SCIF_FENCE_INIT_PEER, &mark),
+			0);
+	KUNIT_EXPECT_EQ(test, scif_fence_wait(c, mark), 0);
+}
+
+/*
+ * A peer that breaks the cap on fence requests: the extra request is
+ * refused without allocating; the held ones are answered when our RMAs
+ * complete, and the answers to tokens the peer never issued are refused
+ * there.
+ */
+static void rma_fence_peer_over_cap(struct kunit *test)
+{
+	struct rma_ctx *ctx = test->priv;
+	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
+	struct scif_node_stats st0, st1;
+	struct scif_rma_req fake = {};
+	struct scif_wire_msg m;
+	unsigned int i, ok = 0;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.c, ctx->cbuf, 1, 0, RW, FIX), 0);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 1, 0, RW, FIX), 0);
+	scif_sim_settle(ctx->n.pair);
+	hold_rmas(c, &fake);
+	for (i = 0; i <= SCIF_FENCE_MAX_MARKS; i++) {
+		scif_msg_init(&m, SCIF_MSG_FENCE_REQ, s->id, c->id, s->port,
+			      c->port, 100 + i);
+		ret = scif_handle_rma(ctx->n.a, 1, &m, NULL, 0);
+		if (!ret)
+			ok++;
+	}
+	KUNIT_EXPECT_EQ(test, ok, SCIF_FENCE_MAX_MARKS);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	KUNIT_EXPECT_EQ(test, c->rma->nr_peer_marks, SCIF_FENCE_MAX_MARKS);
+	/* An answer to a mark we never took. */
+	scif_msg_init(&m, SCIF_MSG_FENCE_DONE, s->id, c->id, s->port, c->port,
+		      12345);
+	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.a, 1, &m, NULL, 0),
+			-EPROTO);
+	scif_node_stats(ctx->n.b, 0, &st0);
+	release_rmas(test, c, &fake);
+	KUNIT_EXPECT_EQ(test, c->rma->nr_peer_marks, 0U);
+	scif_sim_settle(ctx->n.pair);
+	scif_node_stats(ctx->n.b, 0, &st1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&st1.rx_drops) -
+			atomic64_read(&st0.rx_drops), SCIF_FENCE_MAX_MARKS);
 }
 
 /* Send @type from the server's endpoint to the client's, raw. */
@@ -485,6 +649,8 @@ static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_copy_errors),
 	KUNIT_CASE(rma_unregister_deferred),
 	KUNIT_CASE(rma_fences),
+	KUNIT_CASE(rma_fence_marks_bounded),
+	KUNIT_CASE(rma_fence_peer_over_cap),
 	KUNIT_CASE(rma_hostile_peer),
 	KUNIT_CASE(rma_close_releases),
 	KUNIT_CASE(rma_late_unreg_ack),

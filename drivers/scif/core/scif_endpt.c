@@ -133,7 +133,8 @@ int scif_ep_alloc_ring(struct scif_endpt *ep, u32 size)
 
 	if (ep->rx_ring)
 		return 0;
-	ring = kvmalloc(size, GFP_KERNEL);
+	/* Connect and accept allocate it for their caller: charge it. */
+	ring = kvmalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!ring)
 		return -ENOMEM;
 	spin_lock(&ep->lock);
@@ -155,7 +156,7 @@ scif_epd_t scif_instance_open(struct scif_instance *si)
 	u32 idx;
 	int ret;
 
-	ep = kzalloc(sizeof(*ep), GFP_KERNEL);
+	ep = kzalloc(sizeof(*ep), GFP_KERNEL_ACCOUNT);
 	if (!ep)
 		return NULL;
 	ep->si = si;

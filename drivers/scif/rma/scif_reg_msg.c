@@ -91,6 +91,14 @@ static int scif_rma_reg_open(struct scif_endpt *ep, u32 id,
 		scif_rma_nack(ep, id, -EINVAL);
 		return -EPROTO;
 	}
+	/* Within the page budget before the allocation it would size. */
+	mutex_lock(&rma->lock);
+	ret = nr > SCIF_RMA_MAX_REMOTE_PAGES - rma->remote_pages ? -EAGAIN : 0;
+	mutex_unlock(&rma->lock);
+	if (ret) {
+		scif_rma_nack(ep, id, ret);
+		return 0;
+	}
 	win = scif_win_alloc(nr, true);
 	if (!win) {
 		scif_rma_nack(ep, id, -ENOMEM);
@@ -363,12 +371,10 @@ int scif_handle_rma(struct scif_instance *si, u16 node,
 		}
 		break;
 	case SCIF_MSG_FENCE_REQ:
-		scif_fence_peer_request(ep, arg);
-		ret = 0;
+		ret = scif_fence_peer_request(ep, arg);
 		break;
 	case SCIF_MSG_FENCE_DONE:
-		scif_fence_peer_done(ep, arg);
-		ret = 0;
+		ret = scif_fence_peer_done(ep, arg);
 		break;
 	}
 out:

@@ -80,8 +80,8 @@ int scif_rma_drain(struct scif_endpt *ep, long timeout);
 u64 scif_rma_oldest(struct scif_rma_ep *rma);
 
 /* rma/scif_fence.c */
-void scif_fence_peer_request(struct scif_endpt *ep, u32 token);
-void scif_fence_peer_done(struct scif_endpt *ep, u32 token);
+int scif_fence_peer_request(struct scif_endpt *ep, u32 token);
+int scif_fence_peer_done(struct scif_endpt *ep, u32 token);
 void scif_fence_check_peer_marks(struct scif_endpt *ep);
 void scif_fence_release(struct scif_rma_ep *rma);
 int scif_rma_poke(struct scif_endpt *ep, u64 roff, u64 val);

@@ -33,7 +33,7 @@ static int scif_rma_ep_init(struct scif_endpt *ep)
 	spin_lock_init(&rma->ilock);
 	INIT_LIST_HEAD(&rma->inflight);
 	INIT_LIST_HEAD(&rma->peer_marks);
-	INIT_LIST_HEAD(&rma->my_marks);
+	xa_init(&rma->my_marks);
 	init_waitqueue_head(&rma->wq);
 	ep->rma = rma;
 	return 0;

@@ -54,6 +54,15 @@ struct scif_wire_msg;
 #define SCIF_RMA_MAX_REMOTE_PAGES	BIT(26)
 /* Windows one endpoint may hold, local and remote alike. */
 #define SCIF_RMA_MAX_WINDOWS	BIT(20)
+/*
+ * SCIF_FENCE_INIT_PEER marks one endpoint may have unanswered, and fence
+ * requests of the peer one endpoint holds for its RMAs in flight: the same
+ * number, so that a peer within its own cap never overflows ours.
+ */
+#define SCIF_FENCE_MAX_MARKS	4096
+/* Fence marks are 30-bit numbers; this bit tells INIT_PEER marks apart. */
+#define SCIF_MARK_PEER		BIT(30)
+#define SCIF_MARK_MASK		(SCIF_MARK_PEER - 1)
 /* How long register, unregister and close wait for the peer. */
 #define SCIF_RMA_PEER_TIMEOUT	(30 * HZ)
 
@@ -153,14 +162,21 @@ static inline u64 scif_win_end(const struct scif_window *win)
  * @closed: scif_close() began; nothing new starts
  * @peer_closed: the peer said it is done with our windows
  * @peer_acked: the peer confirmed it dropped our windows (close)
- * @ilock: protects @inflight, @seq, @nr_reqs and @peer_marks
+ * @ilock: protects @inflight, @seq, @nr_reqs, @peer_marks, @nr_peer_marks
  * @inflight: RMAs issued and not yet reaped, in issue order
  * @seq: sequence number of the last RMA issued
  * @nr_reqs: RMAs issued whose completion has not yet run to its end (they
  *	     leave @inflight first, then answer fences); close waits for 0
- * @peer_marks: fence requests of the peer waiting for our RMAs
- * @my_marks: our INIT_PEER fence marks waiting for the peer's answer
- * @next_token: token of the next INIT_PEER mark
+ * @peer_marks: fence requests of the peer waiting for our RMAs, oldest
+ *		first (their sequence numbers never decrease along the list)
+ * @nr_peer_marks: entries of @peer_marks, at most %SCIF_FENCE_MAX_MARKS
+ * @my_marks: our INIT_PEER marks the peer has not answered, by token (value
+ *	      entries, nothing allocated per mark but the tree's nodes); the
+ *	      answer erases the entry. Its own lock protects it and
+ *	      @nr_my_marks
+ * @nr_my_marks: entries of @my_marks, at most %SCIF_FENCE_MAX_MARKS
+ * @marks_issued: INIT_PEER marks taken so far; a mark's token is its number
+ *		  modulo 2^30
  * @wq: woken when an RMA completes, a window changes state, or the peer
  *	answers
  * @close_work: carries out the peer's RMA_CLOSE
@@ -184,8 +200,10 @@ struct scif_rma_ep {
 	u64 seq;
 	unsigned int nr_reqs;
 	struct list_head peer_marks;
-	struct list_head my_marks;
-	u32 next_token;
+	unsigned int nr_peer_marks;
+	struct xarray my_marks;
+	unsigned int nr_my_marks;
+	u64 marks_issued;
 	wait_queue_head_t wq;
 	struct work_struct close_work;
 	struct scif_pincache *pcache;

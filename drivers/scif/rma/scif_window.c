@@ -74,12 +74,14 @@ static void scif_win_free(struct work_struct *work)
  */
 struct scif_window *scif_win_alloc(unsigned long nr_pages, bool remote)
 {
+	/* A local window is made by a user's call: charge it. */
+	gfp_t gfp = remote ? GFP_KERNEL : GFP_KERNEL_ACCOUNT;
 	struct scif_window *win;
 
-	win = kzalloc(sizeof(*win), GFP_KERNEL);
+	win = kzalloc(sizeof(*win), gfp);
 	if (!win)
 		return NULL;
-	win->addrs = kvcalloc(nr_pages, sizeof(*win->addrs), GFP_KERNEL);
+	win->addrs = kvcalloc(nr_pages, sizeof(*win->addrs), gfp);
 	if (!win->addrs) {
 		kfree(win);
 		return NULL;
