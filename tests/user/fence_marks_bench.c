@@ -6,11 +6,9 @@
  * 8-byte send/recv round trip on a second, unrelated pair and prints the
  * kernel's slab usage. Marks refused (the endpoint's cap) are counted.
  *
- * Not built by the Makefiles: from the top of the tree, compile this file
- * and tools/lib/scif/libscif.c with -static -Iinclude/uapi -Itools/lib/scif
- * -lpthread into /tmp/fence-marks-bench, then run it in a guest:
+ * Built by make -C tools as a guest program (copied into every test guest):
  *
- *   scripts/rig/cluster -n 1 --copy /tmp/fence-marks-bench -- ./fence-marks-bench
+ *   scripts/rig/cluster -n 1 -- scif-fence-marks-bench
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,7 +17,6 @@
 
 #include "scif_test.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define ROUND_TRIPS	500
 
 static double now_us(void)
