@@ -130,6 +130,18 @@ static void test_errors(void)
 	EXPECT_ERR(scif_unregister(a, 64 * page, page), ENXIO);
 
 	/* scif_unregister */
+	/*
+	 * A range holding one whole window and part of the next: refused,
+	 * and neither window is touched (this once sent the first window's
+	 * id from a NULL array).
+	 */
+	EXPECT_EQ(scif_register(a, buf + 4 * page, page, 80 * page, RW,
+				SCIF_MAP_FIXED), 80 * page);
+	EXPECT_EQ(scif_register(a, buf + 5 * page, 2 * page, 81 * page, RW,
+				SCIF_MAP_FIXED), 81 * page);
+	EXPECT_ERR(scif_unregister(a, 80 * page, 2 * page), EINVAL);
+	EXPECT_EQ(scif_unregister(a, 80 * page, page), 0);
+	EXPECT_EQ(scif_unregister(a, 81 * page, 2 * page), 0);
 	EXPECT_ERR(scif_unregister(a, 0, page), EINVAL);
 	EXPECT_ERR(scif_unregister(a, -page, page), EINVAL);
 	EXPECT_ERR(scif_unregister(a, 1000 * page, page), ENXIO);

@@ -316,6 +316,8 @@ int scif_unregister(scif_epd_t epd, off_t offset, size_t len)
 	for (pos = first; (win = scif_wtree_next(&rma->local, pos, last));
 	     pos = scif_win_end(win)) {
 		if (win->offset < first || scif_win_end(win) - 1 > last) {
+			/* Nothing was unregistered: nothing to send. */
+			n = 0;
 			ret = -EINVAL;
 			goto unlock;
 		}
