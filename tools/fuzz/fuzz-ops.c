@@ -90,22 +90,24 @@ static int free_slot(struct fz_thread *t)
 	return -1;
 }
 
-/* Put @fd into the pool, or close it when the pool is full. */
+/* Put @fd into the pool; when it is full, a random endpoint is closed. */
 static void add_slot(struct fz_thread *t, int fd, int kind, int port)
 {
 	struct fz_proc *p = t->p;
-	int s;
+	int s, old = -1;
 
 	fz_lock(t);
 	s = free_slot(t);
-	if (s >= 0) {
-		p->slots[s].fd = fd;
-		p->slots[s].kind = kind;
-		p->slots[s].port = port;
+	if (s < 0) {
+		s = (int)fz_below(t, FZ_SLOTS);
+		old = p->slots[s].fd;
 	}
+	p->slots[s].fd = fd;
+	p->slots[s].kind = kind;
+	p->slots[s].port = port;
 	fz_unlock(t);
-	if (s < 0)
-		close(fd);
+	if (old >= 0)
+		close(old);
 }
 
 static void set_kind(struct fz_thread *t, int fd, int kind, int port)
@@ -143,7 +145,7 @@ static long grid_off(struct fz_thread *t, bool ro)
 {
 	return (ro ? FZ_RO_BASE : FZ_RW_BASE) +
 	       (long)fz_below(t, FZ_GRID_SLOTS) * FZ_GRID_STEP +
-	       (fz_chance(t, 1, 3) ? (long)fz_below(t, 16) * FZ_PAGE : 0);
+	       (fz_chance(t, 1, 5) ? (long)fz_below(t, 16) * FZ_PAGE : 0);
 }
 
 static long edge_off(struct fz_thread *t)
@@ -242,7 +244,7 @@ static void op_open(struct fz_thread *t)
 	if (fz_chance(t, 1, 20))
 		flags = fz_chance(t, 1, 2) ? O_RDONLY : O_WRONLY;
 	fd = open("/dev/scif", flags | (fz_chance(t, 1, 4) ? O_CLOEXEC : 0));
-	record(t, fd);
+	record(t, fd < 0 ? -1 : 0);
 	if (fd >= 0)
 		add_slot(t, fd, FZ_OPEN, -1);
 }
@@ -270,7 +272,7 @@ static void op_dup(struct fz_thread *t)
 	int fd = pick_fd(t, false);
 	int nfd = dup(fd);
 
-	record(t, nfd);
+	record(t, nfd < 0 ? -1 : 0);
 	if (nfd >= 0)
 		add_slot(t, nfd, FZ_DUP, -1);
 }
@@ -353,6 +355,45 @@ static void pick_target(struct fz_thread *t, struct scif_port_id *dst)
 	}
 }
 
+/*
+ * A new connection gets windows right away, so that RMAs and mmaps from the
+ * other end find something: a piece of scratch at the start of the RW grid
+ * and a canary buffer at the start of the RO grid.
+ */
+void fz_seed_windows(struct fz_thread *t, int fd)
+{
+	struct fz_proc *p = t->p;
+	struct scifioctl_reg req;
+	static const int prots[] = {
+		SCIF_PROT_READ | SCIF_PROT_WRITE, SCIF_PROT_READ | SCIF_PROT_WRITE,
+		SCIF_PROT_READ, SCIF_PROT_WRITE,
+	};
+	uint64_t pages = 4 + fz_below(t, 12);
+	long ret;
+
+	memset(&req, 0, sizeof(req));
+	req.addr = (uint64_t)(uintptr_t)p->scratch +
+		   fz_below(t, FZ_SCRATCH_PAGES - pages) * FZ_PAGE;
+	req.len = pages * FZ_PAGE;
+	req.offset = FZ_RW_BASE + (long)fz_below(t, 2) * FZ_GRID_STEP;
+	req.prot = prots[fz_below(t, 4)];
+	req.flags = SCIF_MAP_FIXED;
+	ret = sys_ioctl(t, fd, SCIF_REG, (unsigned long)&req);
+	record(t, ret);
+	if (ret)
+		return;
+	fz_add(registered, 1);
+	memset(&req, 0, sizeof(req));
+	req.addr = (uint64_t)(uintptr_t)p->canary +
+		   fz_below(t, FZ_CANARY_BUFS) * FZ_CANARY_PAGES * FZ_PAGE;
+	req.len = FZ_CANARY_PAGES * FZ_PAGE;
+	req.offset = FZ_RO_BASE;
+	req.prot = SCIF_PROT_READ;
+	req.flags = SCIF_MAP_FIXED;
+	if (!sys_ioctl(t, fd, SCIF_REG, (unsigned long)&req))
+		fz_add(registered, 1);
+}
+
 static void op_connect(struct fz_thread *t)
 {
 	struct scifioctl_connect req;
@@ -365,9 +406,10 @@ static void op_connect(struct fz_thread *t)
 	if (fd < 0 || fz_chance(t, 1, 3)) {
 		fd = open("/dev/scif", O_RDWR);
 		if (fd < 0) {
-			record(t, fd);
+			record(t, -1);
 			return;
 		}
+		/* a full pool makes room: the oldest-looking slot goes */
 		add_slot(t, fd, FZ_OPEN, -1);
 	}
 	ret = sys_ioctl(t, fd, SCIF_CONNECT,
@@ -376,6 +418,7 @@ static void op_connect(struct fz_thread *t)
 	if (!ret) {
 		fz_add(connected, 1);
 		set_kind(t, fd, FZ_CONNECTED, req.self.port);
+		fz_seed_windows(t, fd);
 	}
 }
 
@@ -411,6 +454,7 @@ static void op_accept(struct fz_thread *t)
 		return;
 	}
 	fz_add(accepted, 1);
+	fz_seed_windows(t, nfd);
 	add_slot(t, nfd, FZ_ACCEPTED, -1);
 }
 
@@ -588,7 +632,7 @@ static void op_rma(struct fz_thread *t)
 	long ret;
 
 	memset(&req, 0, sizeof(req));
-	req.len = fz_chance(t, 4, 5) ? (1 + fz_below(t, 16)) * FZ_PAGE :
+	req.len = fz_chance(t, 4, 5) ? (1 + fz_below(t, 4)) * FZ_PAGE :
 				       pick_len(t);
 	if (fz_chance(t, 1, 4) && req.len > 64)
 		req.len -= 64 * (1 + fz_below(t, 4));
@@ -727,7 +771,7 @@ static void op_mmap(struct fz_thread *t)
 	int fd = pick_fd(t, true);
 	int prot = map_prot(t);
 	int flags = fz_chance(t, 1, 15) ? MAP_PRIVATE : MAP_SHARED;
-	size_t len = (1 + fz_below(t, 16)) * FZ_PAGE;
+	size_t len = (1 + fz_below(t, 4)) * FZ_PAGE;
 	long off = pick_off(t, true);
 	char *a;
 	int i;
@@ -865,7 +909,7 @@ static void op_poll(struct fz_thread *t)
 	__atomic_store_n(&t->call_start, fz_now_ms(), __ATOMIC_RELAXED);
 	ret = poll(fds, n, (int)fz_below(t, 20));
 	__atomic_store_n(&t->call_start, 0, __ATOMIC_RELAXED);
-	record(t, ret);
+	record(t, ret < 0 ? -1 : 0);
 }
 
 /* Something that is not one of the requests, or not in its proper form. */
@@ -883,8 +927,8 @@ static void op_raw(struct fz_thread *t)
 		buf[i] = (char)fz_rand(t);
 	switch (fz_below(t, 5)) {
 	case 0: /* read() and write() on the device */
-		record(t, fz_chance(t, 1, 2) ? read(fd, buf, sizeof(buf)) :
-					       write(fd, buf, sizeof(buf)));
+		record(t, (fz_chance(t, 1, 2) ? read(fd, buf, sizeof(buf)) :
+			   write(fd, buf, sizeof(buf))) < 0 ? -1 : 0);
 		return;
 	case 1:
 		cmd = _IOC(dirs[fz_below(t, 4)], 's', fz_below(t, 40),
@@ -931,6 +975,7 @@ static void op_fork(struct fz_thread *t)
 }
 
 struct fz_op_entry {
+	const char *name;
 	void (*fn)(struct fz_thread *t);
 	unsigned int weight;
 	bool in_child;
@@ -940,29 +985,29 @@ static void op_send(struct fz_thread *t) { op_msg(t, true); }
 static void op_recv(struct fz_thread *t) { op_msg(t, false); }
 
 static const struct fz_op_entry ops[] = {
-	{ op_open,	8, true },
-	{ op_close,	5, true },
-	{ op_dup,	1, true },
-	{ op_nonblock,	1, true },
-	{ op_bind,	5, true },
-	{ op_listen,	3, true },
-	{ op_connect,	8, true },
-	{ op_accept,	5, false },
-	{ op_acceptreg,	1, true },
-	{ op_send,	6, true },
-	{ op_recv,	6, true },
-	{ op_reg,	12, true },
-	{ op_unreg,	6, true },
-	{ op_rma,	14, true },
-	{ op_node_ids,	1, true },
-	{ op_fence,	6, true },
-	{ op_mmap,	6, true },
-	{ op_munmap,	3, true },
-	{ op_mprotect,	2, true },
-	{ op_touch,	5, true },
-	{ op_poll,	3, true },
-	{ op_raw,	3, true },
-	{ op_fork,	1, false },
+	{ "open", op_open,	8, true },
+	{ "close", op_close,	3, true },
+	{ "dup", op_dup,	1, true },
+	{ "nonblock", op_nonblock,	1, true },
+	{ "bind", op_bind,	5, true },
+	{ "listen", op_listen,	3, true },
+	{ "connect", op_connect,	8, true },
+	{ "accept", op_accept,	5, false },
+	{ "acceptreg", op_acceptreg,	1, true },
+	{ "send", op_send,	6, true },
+	{ "recv", op_recv,	6, true },
+	{ "reg", op_reg,	12, true },
+	{ "unreg", op_unreg,	6, true },
+	{ "rma", op_rma,	14, true },
+	{ "node_ids", op_node_ids,	1, true },
+	{ "fence", op_fence,	6, true },
+	{ "mmap", op_mmap,	6, true },
+	{ "munmap", op_munmap,	3, true },
+	{ "mprotect", op_mprotect,	2, true },
+	{ "touch", op_touch,	5, true },
+	{ "poll", op_poll,	3, true },
+	{ "raw", op_raw,	3, true },
+	{ "fork", op_fork,	1, false },
 };
 
 static void run_one(struct fz_thread *t, bool child)
@@ -977,11 +1022,17 @@ static void run_one(struct fz_thread *t, bool child)
 		if (child && !ops[i].in_child)
 			continue;
 		if (r < ops[i].weight) {
+			fz_cur_op = (int)i;
 			ops[i].fn(t);
 			return;
 		}
 		r -= ops[i].weight;
 	}
+}
+
+const char *fz_op_name(int op)
+{
+	return op < (int)(sizeof(ops) / sizeof(ops[0])) ? ops[op].name : NULL;
 }
 
 void fz_op(struct fz_thread *t)

@@ -24,7 +24,7 @@
 #define FZ_PAGE		4096UL
 
 /* Endpoints and /dev/scif mappings each process keeps around. */
-#define FZ_SLOTS	24
+#define FZ_SLOTS	16
 #define FZ_MAPS		32
 #define FZ_KNOWN	16
 
@@ -35,7 +35,7 @@
  * only windows without SCIF_PROT_WRITE. A write into the RO grid that the
  * kernel reports as done is therefore a violated invariant, whoever did it.
  */
-#define FZ_GRID_SLOTS	32
+#define FZ_GRID_SLOTS	4
 #define FZ_GRID_STEP	(16 * FZ_PAGE)
 #define FZ_RW_BASE	0x100000L
 #define FZ_RO_BASE	(1L << 40)
@@ -53,6 +53,7 @@
 #define FZ_BARRIER_PORT	3999
 
 #define FZ_NERR		256
+#define FZ_NOPS		32
 
 /* Totals over the whole node, in shared memory. */
 struct fz_stats {
@@ -69,6 +70,8 @@ struct fz_stats {
 	unsigned long registered;
 	unsigned long mapped;
 	unsigned long rma_ok;
+	/* per operation: [0] successes, [e] failures with errno e (-v) */
+	unsigned long op_err[FZ_NOPS][FZ_NERR];
 };
 
 extern struct fz_stats *fz_stats;
@@ -122,6 +125,8 @@ struct fz_proc {
 	long known[FZ_KNOWN];	/* offsets the kernel chose for us */
 	char *scratch;
 	char *canary;
+	char *canary_ref;	/* what canary must hold */
+	char *file_ref;		/* what the file must hold */
 	char *guard;		/* a page followed by a PROT_NONE page */
 	char *file_shared;	/* read-only MAP_SHARED view of the file */
 	char *file_private;	/* read-only MAP_PRIVATE view of the file */
@@ -163,6 +168,10 @@ uint8_t fz_file_byte(struct fz_proc *p, size_t i);
 void fz_check_memory(struct fz_proc *p);
 
 bool fz_in_ro_grid(long off, uint64_t len);
+void fz_seed_windows(struct fz_thread *t, int fd);
+
+extern __thread int fz_cur_op;
+const char *fz_op_name(int op);
 
 /* One random operation; returns after exactly one counted call. */
 void fz_op(struct fz_thread *t);

@@ -83,10 +83,15 @@ long fz_now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L + 1;
 }
 
+__thread int fz_cur_op;
+
 void fz_record(struct fz_thread *t, long ret, int err)
 {
+	int e = ret < 0 ? (err > 0 && err < FZ_NERR ? err : 0) : 0;
+
 	(void)t;
 	fz_add(calls, 1);
+	fz_add(op_err[fz_cur_op][e], 1);
 	if (ret < 0)
 		fz_add(err[err > 0 && err < FZ_NERR ? err : 0], 1);
 	else if (ret > 0)
@@ -148,27 +153,23 @@ uint8_t fz_file_byte(struct fz_proc *p, size_t i)
 				(i / 8)) >> (8 * (i % 8)));
 }
 
-/* Compare @len bytes at @mem with @fn; report the first difference. */
+/* Compare @len bytes at @mem with @ref; report the first difference. */
 static void check_range(struct fz_proc *p, const char *what, const char *mem,
-			size_t len, uint8_t (*fn)(struct fz_proc *, size_t),
-			bool restore)
+			const char *ref, size_t len, bool restore)
 {
 	size_t i, bad = 0, first = 0;
 
-	for (i = 0; i < len; i++) {
-		if ((uint8_t)mem[i] != fn(p, i)) {
-			if (!bad++)
-				first = i;
-		}
-	}
-	if (!bad)
+	if (!memcmp(mem, ref, len))
 		return;
+	for (i = 0; i < len; i++) {
+		if (mem[i] != ref[i] && !bad++)
+			first = i;
+	}
 	fz_violation(p, "%s changed: %zu bytes differ, first at +%#zx "
 		     "(page %zu) is %#x, expected %#x", what, bad, first,
-		     first / FZ_PAGE, (uint8_t)mem[first], fn(p, first));
+		     first / FZ_PAGE, (uint8_t)mem[first], (uint8_t)ref[first]);
 	if (restore)
-		for (i = 0; i < len; i++)
-			((char *)mem)[i] = (char)fn(p, i);
+		memcpy((char *)mem, ref, len);
 }
 
 void fz_check_memory(struct fz_proc *p)
@@ -178,12 +179,12 @@ void fz_check_memory(struct fz_proc *p)
 	int fd;
 
 	check_range(p, "read-only registered canary memory", p->canary,
-		    FZ_CANARY_BUFS * FZ_CANARY_PAGES * FZ_PAGE,
-		    fz_canary_byte, true);
+		    p->canary_ref, FZ_CANARY_BUFS * FZ_CANARY_PAGES * FZ_PAGE,
+		    true);
 	check_range(p, "read-only shared file mapping", p->file_shared,
-		    FZ_FILE_PAGES * FZ_PAGE, fz_file_byte, false);
+		    p->file_ref, FZ_FILE_PAGES * FZ_PAGE, false);
 	check_range(p, "read-only private file mapping", p->file_private,
-		    FZ_FILE_PAGES * FZ_PAGE, fz_file_byte, false);
+		    p->file_ref, FZ_FILE_PAGES * FZ_PAGE, false);
 	fd = open(p->file_name, O_RDONLY);
 	if (fd < 0)
 		return;
@@ -193,8 +194,8 @@ void fz_check_memory(struct fz_proc *p)
 		fz_violation(p, "read-only file %s now has %zd bytes",
 			     p->file_name, n);
 	else
-		check_range(p, "read-only file (read back)", buf, sizeof(buf),
-			    fz_file_byte, false);
+		check_range(p, "read-only file (read back)", buf, p->file_ref,
+			    sizeof(buf), false);
 }
 
 /* ---- signals ---- */
@@ -253,7 +254,7 @@ static void *acceptor_thread(void *arg)
 	struct scifioctl_accept req;
 	__u64 port = FZ_PORT_BASE + p->idx * FZ_PORT_STRIDE;
 	struct pollfd pfd;
-	int lfd, nfd, s;
+	int lfd, nfd, s, old;
 
 	cur = t;
 	lfd = open("/dev/scif", O_RDWR);
@@ -280,18 +281,20 @@ static void *acceptor_thread(void *arg)
 			continue;
 		}
 		fz_add(accepted, 1);
+		fz_seed_windows(t, nfd);
+		/* into a free slot, or in place of a random endpoint */
 		pthread_mutex_lock(&p->lock);
-		for (s = 0; s < FZ_SLOTS; s++) {
-			if (p->slots[s].kind == FZ_FREE) {
-				p->slots[s].fd = nfd;
-				p->slots[s].kind = FZ_ACCEPTED;
-				nfd = -1;
+		for (s = 0; s < FZ_SLOTS; s++)
+			if (p->slots[s].kind == FZ_FREE)
 				break;
-			}
-		}
+		if (s == FZ_SLOTS)
+			s = (int)fz_below(t, FZ_SLOTS);
+		old = p->slots[s].kind == FZ_FREE ? -1 : p->slots[s].fd;
+		p->slots[s].fd = nfd;
+		p->slots[s].kind = FZ_ACCEPTED;
 		pthread_mutex_unlock(&p->lock);
-		if (nfd >= 0)
-			close(nfd);
+		if (old >= 0)
+			close(old);
 	}
 	close(lfd);
 	return NULL;
@@ -345,8 +348,9 @@ static void setup_memory(struct fz_proc *p)
 
 	p->scratch = map_anon(FZ_SCRATCH_PAGES * FZ_PAGE);
 	p->canary = map_anon(FZ_CANARY_BUFS * FZ_CANARY_PAGES * FZ_PAGE);
+	p->canary_ref = map_anon(FZ_CANARY_BUFS * FZ_CANARY_PAGES * FZ_PAGE);
 	for (i = 0; i < FZ_CANARY_BUFS * FZ_CANARY_PAGES * FZ_PAGE; i++)
-		p->canary[i] = (char)fz_canary_byte(p, i);
+		p->canary[i] = p->canary_ref[i] = (char)fz_canary_byte(p, i);
 	p->guard = map_anon(2 * FZ_PAGE);
 	mprotect(p->guard + FZ_PAGE, FZ_PAGE, PROT_NONE);
 
@@ -362,7 +366,7 @@ static void setup_memory(struct fz_proc *p)
 		exit(1);
 	}
 	close(fd);
-	munmap(buf, flen);
+	p->file_ref = buf;
 	p->file_fd = open(p->file_name, O_RDONLY);
 	if (p->file_fd < 0) {
 		perror("scif-fuzz: read-only file");
@@ -592,6 +596,8 @@ static unsigned long num(const char *s)
 	return v;
 }
 
+static long t_start;
+
 static void print_summary(const struct fz_opts *o, int peer)
 {
 	char line[4096];
@@ -619,12 +625,34 @@ static void print_summary(const struct fz_opts *o, int peer)
 	}
 	snprintf(line + n, sizeof(line) - n,
 		 " | connected=%lu accepted=%lu registered=%lu mapped=%lu "
-		 "rma_ok=%lu forks=%lu signals=%lu faults=%lu violations=%lu",
+		 "rma_ok=%lu forks=%lu signals=%lu faults=%lu secs=%ld "
+		 "violations=%lu",
 		 fz_stats->connected, fz_stats->accepted, fz_stats->registered,
 		 fz_stats->mapped, fz_stats->rma_ok, fz_stats->forks,
-		 fz_stats->signals, fz_stats->faults, fz_stats->violations);
+		 fz_stats->signals, fz_stats->faults,
+		 (fz_now_ms() - t_start) / 1000, fz_stats->violations);
 	printf("%s\n", line);
 	fflush(stdout);
+}
+
+/* With -v: what each operation got, before the summary line. */
+static void print_ops(void)
+{
+	const char *name;
+	int op, e;
+
+	for (op = 0; op < FZ_NOPS && fz_op_name(op); op++) {
+		printf("scif-fuzz op %-10s ok=%lu", fz_op_name(op),
+		       fz_stats->op_err[op][0]);
+		for (e = 1; e < FZ_NERR; e++) {
+			if (!fz_stats->op_err[op][e])
+				continue;
+			name = strerrorname_np(e);
+			printf(" %s=%lu", name ? name : "?",
+			       fz_stats->op_err[op][e]);
+		}
+		printf("\n");
+	}
 }
 
 int main(int argc, char **argv)
@@ -707,6 +735,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)o.seed, o.calls, o.procs, o.threads);
 	fflush(stdout);
 
+	t_start = fz_now_ms();
 	pids = calloc(o.procs, sizeof(*pids));
 	if (!pids)
 		return 1;
@@ -757,6 +786,8 @@ int main(int argc, char **argv)
 	if (peer >= 0 && barrier(self, peer, 300))
 		fprintf(stderr, "scif-fuzz: no end barrier with node %d\n",
 			peer);
+	if (o.verbose)
+		print_ops();
 	print_summary(&o, peer);
 	return fz_stats->violations ? 1 : 0;
 }
