@@ -986,12 +986,12 @@ static void op_recv(struct fz_thread *t) { op_msg(t, false); }
 
 static const struct fz_op_entry ops[] = {
 	{ "open", op_open,	8, true },
-	{ "close", op_close,	3, true },
+	{ "close", op_close,	2, true },
 	{ "dup", op_dup,	1, true },
 	{ "nonblock", op_nonblock,	1, true },
 	{ "bind", op_bind,	5, true },
 	{ "listen", op_listen,	3, true },
-	{ "connect", op_connect,	8, true },
+	{ "connect", op_connect,	5, true },
 	{ "accept", op_accept,	5, false },
 	{ "acceptreg", op_acceptreg,	1, true },
 	{ "send", op_send,	6, true },

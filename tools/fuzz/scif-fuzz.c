@@ -295,6 +295,9 @@ static void *acceptor_thread(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (old >= 0)
 			close(old);
+		/* a full pool: let the backlog wait a little */
+		if (old >= 0)
+			usleep(100000);
 	}
 	close(lfd);
 	return NULL;
@@ -302,8 +305,11 @@ static void *acceptor_thread(void *arg)
 
 /*
  * Interrupts the fuzzing threads: any thread blocked in a call for more
- * than 30 ms, and now and then one at random.
+ * than FZ_STUCK_MS, and now and then one at random. Under TCG a connect
+ * takes tens of milliseconds: much less and no connection is ever made.
  */
+#define FZ_STUCK_MS	500
+
 static void *signal_thread(void *arg)
 {
 	struct fz_thread *t = arg;
@@ -317,7 +323,7 @@ static void *signal_thread(void *arg)
 		for (i = 0; i < p->o->threads; i++) {
 			start = __atomic_load_n(&p->threads[i].call_start,
 						__ATOMIC_RELAXED);
-			if ((start && fz_now_ms() - start > 30) ||
+			if ((start && fz_now_ms() - start > FZ_STUCK_MS) ||
 			    fz_chance(t, 1, 200)) {
 				if (!pthread_kill(p->threads[i].tid, SIGUSR1))
 					fz_add(signals, 1);
