@@ -141,40 +141,40 @@ static uint64_t pick_len(struct fz_thread *t)
 }
 
 /* A grid offset: @ro picks the read-only grid. Page aligned within a slot. */
-static long grid_off(struct fz_thread *t, bool ro)
+static fz_off grid_off(struct fz_thread *t, bool ro)
 {
 	return (ro ? FZ_RO_BASE : FZ_RW_BASE) +
-	       (long)fz_below(t, FZ_GRID_SLOTS) * FZ_GRID_STEP +
-	       (fz_chance(t, 1, 5) ? (long)fz_below(t, 16) * FZ_PAGE : 0);
+	       (fz_off)fz_below(t, FZ_GRID_SLOTS) * FZ_GRID_STEP +
+	       (fz_chance(t, 1, 5) ? (fz_off)fz_below(t, 16) * FZ_PAGE : 0);
 }
 
-static long edge_off(struct fz_thread *t)
+static fz_off edge_off(struct fz_thread *t)
 {
 	switch (fz_below(t, 8)) {
 	case 0: return -1;
-	case 1: return -(long)FZ_PAGE;
-	case 2: return 0x7fffffffffffffffL;
-	case 3: return 0x7fffffffffffffffL - FZ_PAGE + 1;
-	case 4: return FZ_RW_BASE + 1 + (long)fz_below(t, FZ_PAGE - 1);
-	case 5: return (long)fz_rand(t);
+	case 1: return -(fz_off)FZ_PAGE;
+	case 2: return INT64_MAX;
+	case 3: return INT64_MAX - (fz_off)FZ_PAGE + 1;
+	case 4: return FZ_RW_BASE + 1 + (fz_off)fz_below(t, FZ_PAGE - 1);
+	case 5: return (fz_off)fz_rand(t);
 	case 6: return 0;
 	default: return FZ_RO_END - FZ_PAGE;
 	}
 }
 
 /* An offset of some window (ours or the peer's), mostly a valid one. */
-static long pick_off(struct fz_thread *t, bool allow_ro)
+static fz_off pick_off(struct fz_thread *t, bool allow_ro)
 {
 	struct fz_proc *p = t->p;
 	unsigned int r = (unsigned int)fz_below(t, 100);
-	long off;
+	fz_off off;
 
 	if (r < 10)
 		return edge_off(t);
 	if (r < 25) {
 		off = __atomic_load_n(&p->known[fz_below(t, FZ_KNOWN)],
 				      __ATOMIC_RELAXED);
-		return off + (fz_chance(t, 1, 4) ? (long)fz_below(t, 4) * 64 : 0);
+		return off + (fz_chance(t, 1, 4) ? (fz_off)fz_below(t, 4) * 64 : 0);
 	}
 	return grid_off(t, allow_ro && r < 45);
 }
@@ -300,7 +300,7 @@ static void op_bind(struct fz_thread *t)
 	case 1: port = 65536 + fz_below(t, 10); break;
 	case 2: port = fz_rand(t); break;
 	case 3: case 4:
-		port = FZ_PORT_BASE + t->p->idx * FZ_PORT_STRIDE + 1 +
+		port = (__u64)t->p->o->port_base + t->p->idx * FZ_PORT_STRIDE + 1 +
 		       fz_below(t, FZ_PORT_STRIDE - 1);
 		break;
 	default: port = 0; break;
@@ -340,7 +340,7 @@ static void pick_target(struct fz_thread *t, struct scif_port_id *dst)
 	dst->node = p->self;
 	if (p->peer >= 0 && r < 45)
 		dst->node = (uint16_t)p->peer;
-	dst->port = (uint16_t)(FZ_PORT_BASE +
+	dst->port = (uint16_t)(p->o->port_base +
 		    fz_below(t, (uint64_t)p->o->procs) * FZ_PORT_STRIDE +
 		    (fz_chance(t, 1, 5) ? fz_below(t, FZ_PORT_STRIDE) : 0));
 	if (r >= 92) {
@@ -360,7 +360,7 @@ static void pick_target(struct fz_thread *t, struct scif_port_id *dst)
  * other end find something: a piece of scratch at the start of the RW grid
  * and a canary buffer at the start of the RO grid.
  */
-void fz_seed_windows(struct fz_thread *t, int fd)
+int fz_seed_windows(struct fz_thread *t, int fd)
 {
 	struct fz_proc *p = t->p;
 	struct scifioctl_reg req;
@@ -375,13 +375,13 @@ void fz_seed_windows(struct fz_thread *t, int fd)
 	req.addr = (uint64_t)(uintptr_t)p->scratch +
 		   fz_below(t, FZ_SCRATCH_PAGES - pages) * FZ_PAGE;
 	req.len = pages * FZ_PAGE;
-	req.offset = FZ_RW_BASE + (long)fz_below(t, 2) * FZ_GRID_STEP;
+	req.offset = FZ_RW_BASE + (fz_off)fz_below(t, 2) * FZ_GRID_STEP;
 	req.prot = prots[fz_below(t, 4)];
 	req.flags = SCIF_MAP_FIXED;
 	ret = sys_ioctl(t, fd, SCIF_REG, (unsigned long)&req);
 	record(t, ret);
 	if (ret)
-		return;
+		return -errno;
 	fz_add(registered, 1);
 	memset(&req, 0, sizeof(req));
 	req.addr = (uint64_t)(uintptr_t)p->canary +
@@ -392,6 +392,7 @@ void fz_seed_windows(struct fz_thread *t, int fd)
 	req.flags = SCIF_MAP_FIXED;
 	if (!sys_ioctl(t, fd, SCIF_REG, (unsigned long)&req))
 		fz_add(registered, 1);
+	return 0;
 }
 
 static void op_connect(struct fz_thread *t)
@@ -504,7 +505,7 @@ static void op_msg(struct fz_thread *t, bool send)
 			     req.out_len);
 }
 
-static void remember(struct fz_thread *t, long off)
+static void remember(struct fz_thread *t, fz_off off)
 {
 	__atomic_store_n(&t->p->known[fz_below(t, FZ_KNOWN)], off,
 			 __ATOMIC_RELAXED);
@@ -561,7 +562,7 @@ static void op_reg(struct fz_thread *t)
 	switch (fz_below(t, 10)) {
 	case 0: case 1: case 2: /* the kernel's choice, from a low hint */
 		req.offset = fz_chance(t, 1, 2) ? 0 :
-			     FZ_RW_BASE / 2 + (long)fz_below(t, 256) * FZ_PAGE;
+			     FZ_RW_BASE / 2 + (fz_off)fz_below(t, 256) * FZ_PAGE;
 		break;
 	case 3:
 		req.flags = SCIF_MAP_FIXED;
@@ -726,9 +727,9 @@ static void op_fence(struct fz_thread *t)
 
 		memset(&req, 0, sizeof(req));
 		req.loff = pick_off(t, true) + (fz_chance(t, 1, 3) ?
-			   (long)fz_below(t, FZ_PAGE / 8) * 8 : 0);
+			   (fz_off)fz_below(t, FZ_PAGE / 8) * 8 : 0);
 		req.roff = pick_off(t, true) + (fz_chance(t, 1, 3) ?
-			   (long)fz_below(t, FZ_PAGE / 8) * 8 : 0);
+			   (fz_off)fz_below(t, FZ_PAGE / 8) * 8 : 0);
 		req.lval = fz_rand(t);
 		req.rval = fz_rand(t);
 		req.flags = (int)(1 + fz_below(t, 2)) |
@@ -772,7 +773,7 @@ static void op_mmap(struct fz_thread *t)
 	int prot = map_prot(t);
 	int flags = fz_chance(t, 1, 15) ? MAP_PRIVATE : MAP_SHARED;
 	size_t len = (1 + fz_below(t, 4)) * FZ_PAGE;
-	long off = pick_off(t, true);
+	fz_off off = pick_off(t, true);
 	char *a;
 	int i;
 
@@ -792,7 +793,7 @@ static void op_mmap(struct fz_thread *t)
 	if ((flags & MAP_SHARED) && (prot & PROT_WRITE) &&
 	    fz_in_ro_grid(off, len))
 		fz_violation(p, "writable shared mmap of the read-only grid "
-			     "offset %ld len %zu succeeded", off, len);
+			     "offset %lld len %zu succeeded", (long long)off, len);
 	fz_lock(t);
 	for (i = 0; i < FZ_MAPS; i++) {
 		if (!p->maps[i].used) {
@@ -861,8 +862,8 @@ static void op_mprotect(struct fz_thread *t)
 	if (!ret && m.whole && (prot & PROT_WRITE) &&
 	    fz_in_ro_grid(m.off, m.len))
 		fz_violation(t->p, "mprotect(PROT_WRITE) of a shared mapping "
-			     "of the read-only grid (offset %ld) succeeded",
-			     m.off);
+			     "of the read-only grid (offset %lld) succeeded",
+			     (long long)m.off);
 }
 
 /* Read and write a mapping; faults are caught and counted. */

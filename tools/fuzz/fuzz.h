@@ -36,10 +36,13 @@
  * kernel reports as done is therefore a violated invariant, whoever did it.
  */
 #define FZ_GRID_SLOTS	4
-#define FZ_GRID_STEP	(16 * FZ_PAGE)
-#define FZ_RW_BASE	0x100000L
-#define FZ_RO_BASE	(1L << 40)
+#define FZ_GRID_STEP	((int64_t)16 * FZ_PAGE)
+#define FZ_RW_BASE	((int64_t)0x100000)
+#define FZ_RO_BASE	((int64_t)1 << 40)
 #define FZ_RO_END	(FZ_RO_BASE + FZ_GRID_SLOTS * FZ_GRID_STEP)
+
+/* An offset in a registered address space: 64 bits on every ABI. */
+typedef int64_t fz_off;
 
 /* Memory each process registers. */
 #define FZ_SCRATCH_PAGES	256
@@ -47,7 +50,7 @@
 #define FZ_CANARY_PAGES		8
 #define FZ_FILE_PAGES		8
 
-/* Ports: every process listens on FZ_PORT_BASE + proc * FZ_PORT_STRIDE. */
+/* Ports: every process listens on --port-base + proc * FZ_PORT_STRIDE. */
 #define FZ_PORT_BASE	2000
 #define FZ_PORT_STRIDE	4
 #define FZ_BARRIER_PORT	3999
@@ -97,7 +100,7 @@ struct fz_slot {
 struct fz_map {
 	char *addr;
 	size_t len;
-	long off;
+	fz_off off;
 	int prot;
 	bool whole;	/* never partly unmapped: safe to write into */
 	bool used;
@@ -112,6 +115,7 @@ struct fz_opts {
 	int user;		/* uid for odd workers, -1: stay */
 	int timeout;		/* seconds, 0: none */
 	int verbose;
+	int port_base;		/* first listening port */
 };
 
 struct fz_proc {
@@ -122,7 +126,7 @@ struct fz_proc {
 	pthread_mutex_t lock;	/* slots, maps, known */
 	struct fz_slot slots[FZ_SLOTS];
 	struct fz_map maps[FZ_MAPS];
-	long known[FZ_KNOWN];	/* offsets the kernel chose for us */
+	fz_off known[FZ_KNOWN];	/* offsets the kernel chose for us */
 	char *scratch;
 	char *canary;
 	char *canary_ref;	/* what canary must hold */
@@ -167,8 +171,8 @@ uint8_t fz_canary_byte(struct fz_proc *p, size_t i);
 uint8_t fz_file_byte(struct fz_proc *p, size_t i);
 void fz_check_memory(struct fz_proc *p);
 
-bool fz_in_ro_grid(long off, uint64_t len);
-void fz_seed_windows(struct fz_thread *t, int fd);
+bool fz_in_ro_grid(fz_off off, uint64_t len);
+int fz_seed_windows(struct fz_thread *t, int fd);
 
 extern __thread int fz_cur_op;
 const char *fz_op_name(int op);

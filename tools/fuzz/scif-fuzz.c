@@ -3,7 +3,8 @@
  * scif-fuzz: a structured fuzzer of /dev/scif.
  *
  *   scif-fuzz [--seed N] [--calls N] [--threads N] [--procs N]
- *             [--peer NODE|auto] [--user UID] [--timeout SEC] [-v]
+ *             [--peer NODE|auto] [--user UID] [--timeout SEC]
+ *             [--port-base PORT] [-v]
  *
  * Forks --procs worker processes of --threads fuzzing threads each and
  * spends --calls operations (over all of them) on random, mostly
@@ -130,7 +131,7 @@ void fz_unlock(struct fz_thread *t)
 		pthread_mutex_unlock(&t->p->lock);
 }
 
-bool fz_in_ro_grid(long off, uint64_t len)
+bool fz_in_ro_grid(fz_off off, uint64_t len)
 {
 	uint64_t end;
 
@@ -167,7 +168,7 @@ static void check_range(struct fz_proc *p, const char *what, const char *mem,
 	}
 	fz_violation(p, "%s changed: %zu bytes differ, first at +%#zx "
 		     "(page %zu) is %#x, expected %#x", what, bad, first,
-		     first / FZ_PAGE, (uint8_t)mem[first], (uint8_t)ref[first]);
+		     (size_t)(first / FZ_PAGE), (uint8_t)mem[first], (uint8_t)ref[first]);
 	if (restore)
 		memcpy((char *)mem, ref, len);
 }
@@ -252,7 +253,7 @@ static void *acceptor_thread(void *arg)
 	struct fz_thread *t = arg;
 	struct fz_proc *p = t->p;
 	struct scifioctl_accept req;
-	__u64 port = FZ_PORT_BASE + p->idx * FZ_PORT_STRIDE;
+	__u64 port = (__u64)p->o->port_base + p->idx * FZ_PORT_STRIDE;
 	struct pollfd pfd;
 	int lfd, nfd, s, old;
 
@@ -281,7 +282,11 @@ static void *acceptor_thread(void *arg)
 			continue;
 		}
 		fz_add(accepted, 1);
-		fz_seed_windows(t, nfd);
+		/* a connector that gave up (signal) leaves a dead endpoint */
+		if (fz_seed_windows(t, nfd) == -ECONNRESET) {
+			close(nfd);
+			continue;
+		}
 		/* into a free slot, or in place of a random endpoint */
 		pthread_mutex_lock(&p->lock);
 		for (s = 0; s < FZ_SLOTS; s++)
@@ -324,7 +329,7 @@ static void *signal_thread(void *arg)
 			start = __atomic_load_n(&p->threads[i].call_start,
 						__ATOMIC_RELAXED);
 			if ((start && fz_now_ms() - start > FZ_STUCK_MS) ||
-			    fz_chance(t, 1, 200)) {
+			    fz_chance(t, 1, 1000)) {
 				if (!pthread_kill(p->threads[i].tid, SIGUSR1))
 					fz_add(signals, 1);
 			}
@@ -586,7 +591,7 @@ static void usage(void)
 		"usage: scif-fuzz [--seed N] [--calls N] [--threads N] "
 		"[--procs N]\n"
 		"                 [--peer NODE|auto] [--user UID] "
-		"[--timeout SEC] [-v]\n");
+		"[--timeout SEC] [--port-base PORT] [-v]\n");
 	exit(2);
 }
 
@@ -611,8 +616,8 @@ static void print_summary(const struct fz_opts *o, int peer)
 	int e;
 
 	n = (size_t)snprintf(line, sizeof(line),
-		"scif-fuzz: seed=%llu calls=%lu procs=%d threads=%d peer=%d "
-		"ok=%lu positive=%lu",
+		"scif-fuzz: abi=%d seed=%llu calls=%lu procs=%d threads=%d "
+		"peer=%d ok=%lu positive=%lu", (int)sizeof(void *) * 8,
 		(unsigned long long)o->seed, fz_stats->calls, o->procs,
 		o->threads, peer, fz_stats->ok, fz_stats->positive);
 	for (e = 0; e < FZ_NERR && n < sizeof(line) - 64; e++) {
@@ -666,6 +671,7 @@ int main(int argc, char **argv)
 	struct fz_opts o = {
 		.seed = 1, .calls = 100000, .threads = 4, .procs = 2,
 		.peer = -1, .user = -1, .timeout = 0,
+		.port_base = FZ_PORT_BASE,
 	};
 	uint16_t nodes[16], self = 0;
 	pid_t *pids;
@@ -696,10 +702,13 @@ int main(int argc, char **argv)
 			o.user = (int)num(v);
 		else if (!strcmp(a, "--timeout"))
 			o.timeout = (int)num(v);
+		else if (!strcmp(a, "--port-base"))
+			o.port_base = (int)num(v);
 		else
 			usage();
 	}
-	if (o.threads < 1 || o.threads > 64 || o.procs < 1 || o.procs > 64)
+	if (o.threads < 1 || o.threads > 64 || o.procs < 1 || o.procs > 64 ||
+	    o.port_base < 1024 || o.port_base + o.procs * FZ_PORT_STRIDE > 65535)
 		usage();
 
 	fz_stats = mmap(NULL, sizeof(*fz_stats), PROT_READ | PROT_WRITE,
