@@ -420,6 +420,9 @@ static void op_connect(struct fz_thread *t)
 		fz_add(connected, 1);
 		set_kind(t, fd, FZ_CONNECTED, req.self.port);
 		fz_seed_windows(t, fd);
+	} else if (errno == EINTR || errno == EINPROGRESS) {
+		/* the connect goes on without us: most likely it completes */
+		set_kind(t, fd, FZ_CONNECTED, -1);
 	}
 }
 
