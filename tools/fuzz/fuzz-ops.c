@@ -30,9 +30,28 @@ static long sys_ioctl(struct fz_thread *t, int fd, unsigned long cmd,
 {
 	long ret;
 
-	__atomic_store_n(&t->call_start, fz_now_ms(), __ATOMIC_RELAXED);
+	unsigned long took, max;
+	long start = fz_now_ms();
+	int err;
+
+	__atomic_store_n(&t->call_start, start, __ATOMIC_RELAXED);
 	ret = ioctl(fd, cmd, arg);
+	err = errno;
 	__atomic_store_n(&t->call_start, 0, __ATOMIC_RELAXED);
+	/* The longest request of the run, and how many took over 5 s. */
+	took = (unsigned long)(fz_now_ms() - start);
+	if (took > 5000)
+		fz_add(slow_calls, 1);
+	max = __atomic_load_n(&fz_stats->slowest_ms, __ATOMIC_RELAXED);
+	while (took > max &&
+	       !__atomic_compare_exchange_n(&fz_stats->slowest_ms, &max, took,
+					    false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED))
+		;
+	if (took >= max)
+		__atomic_store_n(&fz_stats->slowest_op, _IOC_NR(cmd),
+				 __ATOMIC_RELAXED);
+	errno = err;
 	return ret;
 }
 

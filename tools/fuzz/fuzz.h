@@ -73,6 +73,9 @@ struct fz_stats {
 	unsigned long registered;
 	unsigned long mapped;
 	unsigned long rma_ok;
+	unsigned long slowest_ms;	/* longest single request */
+	unsigned long slowest_op;
+	unsigned long slow_calls;	/* requests that took over 5 s */
 	/* per operation: [0] successes, [e] failures with errno e (-v) */
 	unsigned long op_err[FZ_NOPS][FZ_NERR];
 };

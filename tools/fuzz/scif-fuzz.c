@@ -639,11 +639,12 @@ static void print_summary(const struct fz_opts *o, int peer)
 	}
 	snprintf(line + n, sizeof(line) - n,
 		 " | connected=%lu accepted=%lu registered=%lu mapped=%lu "
-		 "rma_ok=%lu forks=%lu signals=%lu faults=%lu secs=%ld "
-		 "violations=%lu",
+		 "rma_ok=%lu forks=%lu signals=%lu faults=%lu "
+		 "slowest=%lums(nr %lu) over5s=%lu secs=%ld violations=%lu",
 		 fz_stats->connected, fz_stats->accepted, fz_stats->registered,
 		 fz_stats->mapped, fz_stats->rma_ok, fz_stats->forks,
-		 fz_stats->signals, fz_stats->faults,
+		 fz_stats->signals, fz_stats->faults, fz_stats->slowest_ms,
+		 fz_stats->slowest_op, fz_stats->slow_calls,
 		 (fz_now_ms() - t_start) / 1000, fz_stats->violations);
 	printf("%s\n", line);
 	fflush(stdout);
