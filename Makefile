@@ -13,6 +13,9 @@
 #   make demo            boot guests and show SCIF working
 #   make bench-ntb       physical limits of the emulated NTB (a table)
 #   make bench-rma       RMA between two nodes over the emulated NTB (tables)
+#   make fuzz            scif-fuzz (10^6 calls per node, SCIF_FUZZ_CALLS=N to
+#                        change) on two guests, then trinity on /dev/scif
+#                        (Documentation/fuzzing.rst)
 #   make bench-scif-ntb  SCIF send/recv over the emulated NTB, next to the NTB
 #                        itself and TCP over virtio-net (tables)
 #   make install [PREFIX=/usr/local] [DESTDIR=] [KDIR=]
@@ -37,7 +40,7 @@ W ?= 1
 # not need a kernel never trigger a kernel build.
 kdir = kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/rig/build-kernel) || exit 1
 
-.PHONY: all modules clean sparse checkpatch check demo kernel bench-ntb bench-rma bench-scif-ntb apidoc
+.PHONY: all modules clean sparse checkpatch check demo kernel bench-ntb bench-rma bench-scif-ntb apidoc fuzz
 .PHONY: install install-modules install-user install-dkms deb
 
 all: modules
@@ -70,6 +73,9 @@ check:
 
 demo:
 	@scripts/demo
+
+fuzz:
+	@tools/fuzz/run-fuzz
 
 bench-ntb:
 	@scripts/bench/bench-ntb
