@@ -41,7 +41,7 @@ static long sys_ioctl(struct fz_thread *t, int fd, unsigned long cmd,
 	/* The longest request of the run, and how many took over 5 s. */
 	took = (unsigned long)(fz_now_ms() - start);
 	if (took > 5000)
-		fz_add(slow_calls, 1);
+		fz_add(&fz_stats->slow_calls, 1);
 	max = __atomic_load_n(&fz_stats->slowest_ms, __ATOMIC_RELAXED);
 	while (took > max &&
 	       !__atomic_compare_exchange_n(&fz_stats->slowest_ms, &max, took,
@@ -315,14 +315,22 @@ static void op_bind(struct fz_thread *t)
 	long ret;
 
 	switch (fz_below(t, 10)) {
-	case 0: port = 1 + fz_below(t, 1100); break;	/* reserved ones */
-	case 1: port = 65536 + fz_below(t, 10); break;
-	case 2: port = fz_rand(t); break;
+	case 0:
+		port = 1 + fz_below(t, 1100);	/* reserved ones */
+		break;
+	case 1:
+		port = 65536 + fz_below(t, 10);
+		break;
+	case 2:
+		port = fz_rand(t);
+		break;
 	case 3: case 4:
 		port = (__u64)t->p->o->port_base + t->p->idx * FZ_PORT_STRIDE + 1 +
 		       fz_below(t, FZ_PORT_STRIDE - 1);
 		break;
-	default: port = 0; break;
+	default:
+		port = 0;
+		break;
 	}
 	ret = sys_ioctl(t, fd, SCIF_BIND,
 			(unsigned long)arg_ptr(t, &port, sizeof(port)));
@@ -338,11 +346,21 @@ static void op_listen(struct fz_thread *t)
 	long ret;
 
 	switch (fz_below(t, 8)) {
-	case 0: backlog = 0; break;
-	case 1: backlog = -1; break;
-	case 2: backlog = 0x7fffffff; break;
-	case 3: backlog = (long)fz_rand(t); break;
-	default: backlog = 1 + (long)fz_below(t, 16); break;
+	case 0:
+		backlog = 0;
+		break;
+	case 1:
+		backlog = -1;
+		break;
+	case 2:
+		backlog = 0x7fffffff;
+		break;
+	case 3:
+		backlog = (long)fz_rand(t);
+		break;
+	default:
+		backlog = 1 + (long)fz_below(t, 16);
+		break;
 	}
 	ret = sys_ioctl(t, fd, SCIF_LISTEN, (unsigned long)backlog);
 	record(t, ret);
@@ -364,12 +382,23 @@ static void pick_target(struct fz_thread *t, struct scif_port_id *dst)
 		    (fz_chance(t, 1, 5) ? fz_below(t, FZ_PORT_STRIDE) : 0));
 	if (r >= 92) {
 		switch (r) {
-		case 92: dst->node = 0xffff; break;
-		case 93: dst->node = (uint16_t)(p->self + 7); break;
-		case 94: dst->port = 0; break;
-		case 95: dst->port = (uint16_t)fz_rand(t); break;
-		case 96: dst->port = FZ_BARRIER_PORT; break;
-		default: break;
+		case 92:
+			dst->node = 0xffff;
+			break;
+		case 93:
+			dst->node = (uint16_t)(p->self + 7);
+			break;
+		case 94:
+			dst->port = 0;
+			break;
+		case 95:
+			dst->port = (uint16_t)fz_rand(t);
+			break;
+		case 96:
+			dst->port = FZ_BARRIER_PORT;
+			break;
+		default:
+			break;
 		}
 	}
 }
@@ -401,7 +430,7 @@ int fz_seed_windows(struct fz_thread *t, int fd)
 	record(t, ret);
 	if (ret)
 		return -errno;
-	fz_add(registered, 1);
+	fz_add(&fz_stats->registered, 1);
 	memset(&req, 0, sizeof(req));
 	req.addr = (uint64_t)(uintptr_t)p->canary +
 		   fz_below(t, FZ_CANARY_BUFS) * FZ_CANARY_PAGES * FZ_PAGE;
@@ -410,7 +439,7 @@ int fz_seed_windows(struct fz_thread *t, int fd)
 	req.prot = SCIF_PROT_READ;
 	req.flags = SCIF_MAP_FIXED;
 	if (!sys_ioctl(t, fd, SCIF_REG, (unsigned long)&req))
-		fz_add(registered, 1);
+		fz_add(&fz_stats->registered, 1);
 	return 0;
 }
 
@@ -436,7 +465,7 @@ static void op_connect(struct fz_thread *t)
 			(unsigned long)arg_ptr(t, &req, sizeof(req)));
 	record(t, ret);
 	if (!ret) {
-		fz_add(connected, 1);
+		fz_add(&fz_stats->connected, 1);
 		set_kind(t, fd, FZ_CONNECTED, req.self.port);
 		fz_seed_windows(t, fd);
 	} else if (errno == EINTR || errno == EINPROGRESS) {
@@ -476,7 +505,7 @@ static void op_accept(struct fz_thread *t)
 		close(nfd);
 		return;
 	}
-	fz_add(accepted, 1);
+	fz_add(&fz_stats->accepted, 1);
 	fz_seed_windows(t, nfd);
 	add_slot(t, nfd, FZ_ACCEPTED, -1);
 }
@@ -508,10 +537,18 @@ static void op_msg(struct fz_thread *t, bool send)
 
 	memset(&req, 0, sizeof(req));
 	switch (fz_below(t, 12)) {
-	case 0: len = 0; break;
-	case 1: len = 65536 + fz_below(t, 70000); break;
-	case 2: len = (uint64_t)-(int64_t)(1 + fz_below(t, 100)); break;
-	default: len = 1 + fz_below(t, 512); break;
+	case 0:
+		len = 0;
+		break;
+	case 1:
+		len = 65536 + fz_below(t, 70000);
+		break;
+	case 2:
+		len = (uint64_t)-(int64_t)(1 + fz_below(t, 100));
+		break;
+	default:
+		len = 1 + fz_below(t, 512);
+		break;
 	}
 	req.len = (__s32)len;
 	req.msg = pick_addr(t, len > 0x7fffffff ? 0 : len, !send);
@@ -597,7 +634,7 @@ static void op_reg(struct fz_thread *t)
 	default:
 		req.flags = SCIF_MAP_FIXED;
 		req.offset = grid_off(t, !(req.prot & SCIF_PROT_WRITE) &&
-					 fz_chance(t, 1, 2));
+				      fz_chance(t, 1, 2));
 		break;
 	}
 	/* Keep writable windows out of the read-only grid. */
@@ -611,19 +648,19 @@ static void op_reg(struct fz_thread *t)
 	record(t, ret);
 	if (ret)
 		return;
-	fz_add(registered, 1);
+	fz_add(&fz_stats->registered, 1);
 	remember(t, req.out_offset);
 	if (ro_file && (req.prot & SCIF_PROT_WRITE))
-		fz_violation(p, "SCIF_REG with SCIF_PROT_WRITE over a read-only "
-			     "%s file mapping succeeded (offset %lld len %llu)",
+		fz_violation(p,
+			     "SCIF_REG with SCIF_PROT_WRITE over a read-only %s file mapping succeeded (offset %lld len %llu)",
 			     req.addr == (uint64_t)(uintptr_t)p->file_shared ?
 			     "shared" : "private",
 			     (long long)req.out_offset,
 			     (unsigned long long)req.len);
 	if ((req.prot & SCIF_PROT_WRITE) &&
 	    fz_in_ro_grid(req.out_offset, req.len))
-		fz_violation(p, "writable window placed at %lld in the "
-			     "read-only grid (asked %lld flags %#x)",
+		fz_violation(p,
+			     "writable window placed at %lld in the read-only grid (asked %lld flags %#x)",
 			     (long long)req.out_offset, (long long)req.offset,
 			     req.flags);
 }
@@ -669,17 +706,17 @@ static void op_rma(struct fz_thread *t)
 	record(t, ret);
 	if (ret || !req.len)
 		return;
-	fz_add(rma_ok, 1);
+	fz_add(&fz_stats->rma_ok, 1);
 	/* Which side was written: local for readfrom, the peer for writeto. */
 	if (k == 0 && fz_in_ro_grid(req.loffset, req.len))
-		fz_violation(t->p, "%s into local read-only grid offset %lld "
-			     "len %llu succeeded", names[k],
-			     (long long)req.loffset,
+		fz_violation(t->p,
+			     "%s into local read-only grid offset %lld len %llu succeeded",
+			     names[k], (long long)req.loffset,
 			     (unsigned long long)req.len);
 	if ((k == 1 || k == 3) && fz_in_ro_grid(req.roffset, req.len))
-		fz_violation(t->p, "%s into the peer's read-only grid offset "
-			     "%lld len %llu succeeded", names[k],
-			     (long long)req.roffset,
+		fz_violation(t->p,
+			     "%s into the peer's read-only grid offset %lld len %llu succeeded",
+			     names[k], (long long)req.roffset,
 			     (unsigned long long)req.len);
 }
 
@@ -695,12 +732,22 @@ static void op_node_ids(struct fz_thread *t)
 	req.self = (uint64_t)(uintptr_t)&self;
 	req.len = (int)fz_below(t, 9);
 	switch (fz_below(t, 10)) {
-	case 0: req.len = -1 - (int)fz_below(t, 3); break;
-	case 1: req.nodes = 0; break;
-	case 2: req.self = FZ_KERNEL_ADDR; break;
-	case 3: req.nodes = (uint64_t)(uintptr_t)t->p->guard + FZ_PAGE - 2;
+	case 0:
+		req.len = -1 - (int)fz_below(t, 3);
 		break;
-	case 4: req.len = 0x7fffffff; req.nodes = 0; break;
+	case 1:
+		req.nodes = 0;
+		break;
+	case 2:
+		req.self = FZ_KERNEL_ADDR;
+		break;
+	case 3:
+		req.nodes = (uint64_t)(uintptr_t)t->p->guard + FZ_PAGE - 2;
+		break;
+	case 4:
+		req.len = 0x7fffffff;
+		req.nodes = 0;
+		break;
 	}
 	ret = sys_ioctl(t, fd, SCIF_GET_NODEIDS,
 			(unsigned long)arg_ptr(t, &req, sizeof(req)));
@@ -765,13 +812,13 @@ static void op_fence(struct fz_thread *t)
 			break;
 		if ((req.flags & SCIF_SIGNAL_LOCAL) &&
 		    fz_in_ro_grid(req.loff, 8))
-			fz_violation(t->p, "SCIF_FENCE_SIGNAL accepted local "
-				     "offset %lld in the read-only grid",
+			fz_violation(t->p,
+				     "SCIF_FENCE_SIGNAL accepted local offset %lld in the read-only grid",
 				     (long long)req.loff);
 		if ((req.flags & SCIF_SIGNAL_REMOTE) &&
 		    fz_in_ro_grid(req.roff, 8))
-			fz_violation(t->p, "SCIF_FENCE_SIGNAL accepted remote "
-				     "offset %lld in the read-only grid",
+			fz_violation(t->p,
+				     "SCIF_FENCE_SIGNAL accepted remote offset %lld in the read-only grid",
 				     (long long)req.roff);
 		break;
 	}
@@ -811,11 +858,12 @@ static void op_mmap(struct fz_thread *t)
 		return;
 	}
 	record(t, 0);
-	fz_add(mapped, 1);
+	fz_add(&fz_stats->mapped, 1);
 	if ((flags & MAP_SHARED) && (prot & PROT_WRITE) &&
 	    fz_in_ro_grid(off, len))
-		fz_violation(p, "writable shared mmap of the read-only grid "
-			     "offset %lld len %zu succeeded", (long long)off, len);
+		fz_violation(p,
+			     "writable shared mmap of the read-only grid offset %lld len %zu succeeded",
+			     (long long)off, len);
 	fz_lock(t);
 	for (i = 0; i < FZ_MAPS; i++) {
 		if (!p->maps[i].used) {
@@ -883,8 +931,8 @@ static void op_mprotect(struct fz_thread *t)
 	record(t, ret);
 	if (!ret && m.whole && (prot & PROT_WRITE) &&
 	    fz_in_ro_grid(m.off, m.len))
-		fz_violation(t->p, "mprotect(PROT_WRITE) of a shared mapping "
-			     "of the read-only grid (offset %lld) succeeded",
+		fz_violation(t->p,
+			     "mprotect(PROT_WRITE) of a shared mapping of the read-only grid (offset %lld) succeeded",
 			     (long long)m.off);
 }
 
@@ -892,7 +940,7 @@ static void op_mprotect(struct fz_thread *t)
 static void op_touch(struct fz_thread *t)
 {
 	struct fz_map m;
-	volatile char *c;
+	char *c;
 	size_t i;
 	bool wr = fz_chance(t, 1, 2);
 
@@ -901,20 +949,22 @@ static void op_touch(struct fz_thread *t)
 		return;
 	}
 	i = fz_below(t, m.len);
-	c = (volatile char *)m.addr + i;
+	c = m.addr + i;
 	record(t, 0);
 	if (sigsetjmp(t->touch_jb, 1)) {
-		t->in_touch = 0;
-		fz_add(faults, 1);
+		__atomic_store_n(&t->in_touch, 0, __ATOMIC_SEQ_CST);
+		fz_add(&fz_stats->faults, 1);
 		return;
 	}
-	t->in_touch = 1;
-	(void)*c;
-	/* Only whole shared mappings: the address range is surely still ours
-	 * or a /dev/scif mapping. */
+	__atomic_store_n(&t->in_touch, 1, __ATOMIC_SEQ_CST);
+	(void)__atomic_load_n(c, __ATOMIC_SEQ_CST);
+	/*
+	 * Only whole shared mappings: the address range is surely still ours
+	 * or a /dev/scif mapping.
+	 */
 	if (wr && m.whole)
-		*c = (char)fz_rand(t);
-	t->in_touch = 0;
+		__atomic_store_n(c, (char)fz_rand(t), __ATOMIC_SEQ_CST);
+	__atomic_store_n(&t->in_touch, 0, __ATOMIC_SEQ_CST);
 }
 
 static void op_poll(struct fz_thread *t)
@@ -976,7 +1026,7 @@ static void op_fork(struct fz_thread *t)
 	pid_t pid;
 	int st;
 
-	fz_add(forks, 1);
+	fz_add(&fz_stats->forks, 1);
 	pid = fork();
 	if (pid < 0) {
 		record(t, -1);
@@ -1037,11 +1087,11 @@ static void run_one(struct fz_thread *t, bool child)
 {
 	unsigned int total = 0, r, i;
 
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
 		if (!child || ops[i].in_child)
 			total += ops[i].weight;
 	r = (unsigned int)fz_below(t, total);
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
 		if (child && !ops[i].in_child)
 			continue;
 		if (r < ops[i].weight) {
@@ -1055,7 +1105,7 @@ static void run_one(struct fz_thread *t, bool child)
 
 const char *fz_op_name(int op)
 {
-	return op < (int)(sizeof(ops) / sizeof(ops[0])) ? ops[op].name : NULL;
+	return op < (int)ARRAY_SIZE(ops) ? ops[op].name : NULL;
 }
 
 void fz_op(struct fz_thread *t)

@@ -21,6 +21,18 @@
 #include <linux/scif_ioctl.h>
 #include "scif.h"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+/*
+ * The kernel's name for the format attribute, which userspace lacks;
+ * __attribute is GCC's and clang's alternate spelling of __attribute__.
+ */
+#ifndef __printf
+#define __printf(a, b)	__attribute((format(printf, a, b)))
+#endif
+
 #define FZ_PAGE		4096UL
 
 /* Endpoints and /dev/scif mappings each process keeps around. */
@@ -82,7 +94,10 @@ struct fz_stats {
 
 extern struct fz_stats *fz_stats;
 
-#define fz_add(field, n) __atomic_add_fetch(&fz_stats->field, (n), __ATOMIC_RELAXED)
+static inline void fz_add(unsigned long *ctr, unsigned long n)
+{
+	__atomic_add_fetch(ctr, n, __ATOMIC_RELAXED);
+}
 
 enum fz_kind {
 	FZ_FREE,
@@ -139,7 +154,7 @@ struct fz_proc {
 	char *file_private;	/* read-only MAP_PRIVATE view of the file */
 	int file_fd;
 	char file_name[64];
-	volatile int stop;
+	int stop;		/* __atomic_load_n/__atomic_store_n only */
 	struct fz_thread *threads;
 };
 
@@ -150,7 +165,7 @@ struct fz_thread {
 	pthread_t tid;
 	long call_start;	/* monotonic ms of the call in progress, or 0 */
 	bool child;		/* running in a forked child: no locks */
-	volatile int in_touch;
+	int in_touch;		/* __atomic_*_n: the SIGSEGV handler reads it */
 	sigjmp_buf touch_jb;
 	unsigned long budget;
 };
@@ -163,8 +178,8 @@ uint64_t fz_mix(uint64_t x);
 
 long fz_now_ms(void);
 void fz_record(struct fz_thread *t, long ret, int err);
-void fz_violation(struct fz_proc *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+__printf(2, 3)
+void fz_violation(struct fz_proc *p, const char *fmt, ...);
 
 void fz_lock(struct fz_thread *t);
 void fz_unlock(struct fz_thread *t);

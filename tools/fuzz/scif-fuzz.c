@@ -94,14 +94,14 @@ void fz_record(struct fz_thread *t, long ret, int err)
 	int e = ret < 0 ? (err > 0 && err < FZ_NERR ? err : 0) : 0;
 
 	(void)t;
-	fz_add(calls, 1);
-	fz_add(op_err[fz_cur_op][e], 1);
+	fz_add(&fz_stats->calls, 1);
+	fz_add(&fz_stats->op_err[fz_cur_op][e], 1);
 	if (ret < 0)
-		fz_add(err[err > 0 && err < FZ_NERR ? err : 0], 1);
+		fz_add(&fz_stats->err[err > 0 && err < FZ_NERR ? err : 0], 1);
 	else if (ret > 0)
-		fz_add(positive, 1);
+		fz_add(&fz_stats->positive, 1);
 	else
-		fz_add(ok, 1);
+		fz_add(&fz_stats->ok, 1);
 }
 
 void fz_violation(struct fz_proc *p, const char *fmt, ...)
@@ -119,7 +119,7 @@ void fz_violation(struct fz_proc *p, const char *fmt, ...)
 	/* write(2): also safe in a forked child of a threaded process */
 	if (write(2, buf, strlen(buf)) < 0)
 		return;
-	fz_add(violations, 1);
+	fz_add(&fz_stats->violations, 1);
 }
 
 void fz_lock(struct fz_thread *t)
@@ -169,8 +169,9 @@ static void check_range(struct fz_proc *p, const char *what, const char *mem,
 		if (mem[i] != ref[i] && !bad++)
 			first = i;
 	}
-	fz_violation(p, "%s changed: %zu bytes differ, first at +%#zx "
-		     "(page %zu) is %#x, expected %#x", what, bad, first,
+	fz_violation(p,
+		     "%s changed: %zu bytes differ, first at +%#zx (page %zu) is %#x, expected %#x",
+		     what, bad, first,
 		     (size_t)(first / FZ_PAGE), (uint8_t)mem[first], (uint8_t)ref[first]);
 	if (restore)
 		memcpy((char *)mem, ref, len);
@@ -211,7 +212,7 @@ static void on_usr1(int sig)
 
 static void on_fault(int sig)
 {
-	if (cur && cur->in_touch)
+	if (cur && __atomic_load_n(&cur->in_touch, __ATOMIC_SEQ_CST))
 		siglongjmp(cur->touch_jb, 1);
 	/* Not ours to catch: die of it, so that the parent reports it. */
 	signal(sig, SIG_DFL);
@@ -264,12 +265,12 @@ static void *acceptor_thread(void *arg)
 	lfd = open("/dev/scif", O_RDWR);
 	if (lfd < 0 || ioctl(lfd, SCIF_BIND, &port) ||
 	    ioctl(lfd, SCIF_LISTEN, 16)) {
-		fprintf(stderr, "scif-fuzz: worker %d: no listener on port "
-			"%llu: %s\n", p->idx, (unsigned long long)port,
-			strerror(errno));
+		fprintf(stderr,
+			"scif-fuzz: worker %d: no listener on port %llu: %s\n",
+			p->idx, (unsigned long long)port, strerror(errno));
 		return NULL;
 	}
-	while (!p->stop) {
+	while (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
 		pfd.fd = lfd;
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, 50) <= 0)
@@ -284,7 +285,7 @@ static void *acceptor_thread(void *arg)
 			close(nfd);
 			continue;
 		}
-		fz_add(accepted, 1);
+		fz_add(&fz_stats->accepted, 1);
 		/* a connector that gave up (signal) leaves a dead endpoint */
 		if (fz_seed_windows(t, nfd) == -ECONNRESET) {
 			close(nfd);
@@ -326,7 +327,7 @@ static void *signal_thread(void *arg)
 	long start;
 	int i;
 
-	while (!p->stop) {
+	while (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
 		nanosleep(&ts, NULL);
 		for (i = 0; i < p->o->threads; i++) {
 			start = __atomic_load_n(&p->threads[i].call_start,
@@ -334,7 +335,7 @@ static void *signal_thread(void *arg)
 			if ((start && fz_now_ms() - start > FZ_STUCK_MS) ||
 			    fz_chance(t, 1, 1000)) {
 				if (!pthread_kill(p->threads[i].tid, SIGUSR1))
-					fz_add(signals, 1);
+					fz_add(&fz_stats->signals, 1);
 			}
 		}
 	}
@@ -363,8 +364,10 @@ static void setup_memory(struct fz_proc *p)
 	p->scratch = map_anon(FZ_SCRATCH_PAGES * FZ_PAGE);
 	p->canary = map_anon(FZ_CANARY_BUFS * FZ_CANARY_PAGES * FZ_PAGE);
 	p->canary_ref = map_anon(FZ_CANARY_BUFS * FZ_CANARY_PAGES * FZ_PAGE);
-	for (i = 0; i < FZ_CANARY_BUFS * FZ_CANARY_PAGES * FZ_PAGE; i++)
-		p->canary[i] = p->canary_ref[i] = (char)fz_canary_byte(p, i);
+	for (i = 0; i < FZ_CANARY_BUFS * FZ_CANARY_PAGES * FZ_PAGE; i++) {
+		p->canary_ref[i] = (char)fz_canary_byte(p, i);
+		p->canary[i] = p->canary_ref[i];
+	}
 	p->guard = map_anon(2 * FZ_PAGE);
 	mprotect(p->guard + FZ_PAGE, FZ_PAGE, PROT_NONE);
 
@@ -468,7 +471,7 @@ static void worker(const struct fz_opts *o, int idx, uint16_t self, int peer)
 	pthread_create(&st, NULL, signal_thread, &aux_s);
 	for (i = 0; i < o->threads; i++)
 		pthread_join(ts[i].tid, NULL);
-	p.stop = 1;
+	__atomic_store_n(&p.stop, 1, __ATOMIC_RELAXED);
 	pthread_join(st, NULL);
 	pthread_join(at, NULL);
 
@@ -588,13 +591,11 @@ fail:
 	return -1;
 }
 
-static void usage(void)
+static void print_usage(void)
 {
 	fprintf(stderr,
-		"usage: scif-fuzz [--seed N] [--calls N] [--threads N] "
-		"[--procs N]\n"
-		"                 [--peer NODE|auto] [--user UID] "
-		"[--timeout SEC] [--port-base PORT] [-v]\n");
+		"usage: scif-fuzz [--seed N] [--calls N] [--threads N] [--procs N]\n"
+		"                 [--peer NODE|auto] [--user UID] [--timeout SEC] [--port-base PORT] [-v]\n");
 	exit(2);
 }
 
@@ -606,7 +607,7 @@ static unsigned long num(const char *s)
 	errno = 0;
 	v = strtoul(s, &end, 0);
 	if (errno || !*s || *end)
-		usage();
+		print_usage();
 	return v;
 }
 
@@ -619,8 +620,8 @@ static void print_summary(const struct fz_opts *o, int peer)
 	int e;
 
 	n = (size_t)snprintf(line, sizeof(line),
-		"scif-fuzz: abi=%d seed=%llu calls=%lu procs=%d threads=%d "
-		"peer=%d ok=%lu positive=%lu", (int)sizeof(void *) * 8,
+		"scif-fuzz: abi=%d seed=%llu calls=%lu procs=%d threads=%d peer=%d ok=%lu positive=%lu",
+		(int)sizeof(void *) * 8,
 		(unsigned long long)o->seed, fz_stats->calls, o->procs,
 		o->threads, peer, fz_stats->ok, fz_stats->positive);
 	for (e = 0; e < FZ_NERR && n < sizeof(line) - 64; e++) {
@@ -638,9 +639,7 @@ static void print_summary(const struct fz_opts *o, int peer)
 					      " E%d=%lu", e, fz_stats->err[e]);
 	}
 	snprintf(line + n, sizeof(line) - n,
-		 " | connected=%lu accepted=%lu registered=%lu mapped=%lu "
-		 "rma_ok=%lu forks=%lu signals=%lu faults=%lu "
-		 "slowest=%lums(nr %lu) over5s=%lu secs=%ld violations=%lu",
+		 " | connected=%lu accepted=%lu registered=%lu mapped=%lu rma_ok=%lu forks=%lu signals=%lu faults=%lu slowest=%lums(nr %lu) over5s=%lu secs=%ld violations=%lu",
 		 fz_stats->connected, fz_stats->accepted, fz_stats->registered,
 		 fz_stats->mapped, fz_stats->rma_ok, fz_stats->forks,
 		 fz_stats->signals, fz_stats->faults, fz_stats->slowest_ms,
@@ -690,7 +689,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (!v)
-			usage();
+			print_usage();
 		i++;
 		if (!strcmp(a, "--seed"))
 			o.seed = num(v);
@@ -709,11 +708,11 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--port-base"))
 			o.port_base = (int)num(v);
 		else
-			usage();
+			print_usage();
 	}
 	if (o.threads < 1 || o.threads > 64 || o.procs < 1 || o.procs > 64 ||
 	    o.port_base < 1024 || o.port_base + o.procs * FZ_PORT_STRIDE > 65535)
-		usage();
+		print_usage();
 
 	fz_stats = mmap(NULL, sizeof(*fz_stats), PROT_READ | PROT_WRITE,
 			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -749,9 +748,10 @@ int main(int argc, char **argv)
 	if (peer >= 0 && barrier(self, peer, 120))
 		fprintf(stderr, "scif-fuzz: no start barrier with node %d\n",
 			peer);
-	printf("scif-fuzz starting: node %u peer %d seed %llu calls %lu "
-	       "procs %d threads %d\n", self, peer,
-	       (unsigned long long)o.seed, o.calls, o.procs, o.threads);
+	fprintf(stdout,
+		"scif-fuzz starting: node %u peer %d seed %llu calls %lu procs %d threads %d\n",
+		self, peer,
+		(unsigned long long)o.seed, o.calls, o.procs, o.threads);
 	fflush(stdout);
 
 	t_start = fz_now_ms();
@@ -781,8 +781,7 @@ int main(int argc, char **argv)
 			if (!(slow && WIFSIGNALED(st) &&
 			      WTERMSIG(st) == SIGKILL) &&
 			    (!WIFEXITED(st) || WEXITSTATUS(st)))
-				fz_violation(NULL, "worker pid %d ended with "
-					     "status %#x%s", pid, st,
+				fz_violation(NULL, "worker pid %d ended with status %#x%s", pid, st,
 					     WIFSIGNALED(st) ?
 					     " (killed by a signal)" : "");
 			continue;
@@ -804,16 +803,12 @@ int main(int argc, char **argv)
 				if (!pids[i])
 					continue;
 				if (before)
-					fprintf(stderr, "scif-fuzz: worker pid "
-						"%d still running after %d s, "
-						"but %lu calls completed in "
-						"the last 10 s: too slow, not "
-						"stuck\n", pids[i], o.timeout,
-						before);
+					fprintf(stderr,
+						"scif-fuzz: worker pid %d still running after %d s, but %lu calls completed in the last 10 s: too slow, not stuck\n",
+						pids[i], o.timeout, before);
 				else
-					fz_violation(NULL, "worker pid %d "
-						     "stuck: no call completed "
-						     "in 10 s after %d s",
+					fz_violation(NULL,
+						     "worker pid %d stuck: no call completed in 10 s after %d s",
 						     pids[i], o.timeout);
 				dump_tasks(pids[i]);
 				kill(pids[i], SIGKILL);
