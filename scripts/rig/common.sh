@@ -63,3 +63,43 @@ scif_kobj() {
 		echo "$SCIF_CACHE/kernel-$(scif_kernel_key)"
 	fi
 }
+
+# Where the modules for the selected kernel are built: the work tree for the
+# debug kernel; for the speed kernel a copy of it (the out-of-tree build
+# writes .ko files beside the sources, and they must not replace the debug
+# ones).
+scif_modtree() {
+	if [ "$SCIF_KERNEL" = speed ]; then
+		echo "$SCIF_BUILD/speed-tree"
+	else
+		echo "$SCIF_TOP"
+	fi
+}
+
+# Build the project's modules for the selected kernel: the debug kernel's in
+# the work tree (what `make` does), the speed kernel's in $(scif_modtree), a
+# copy of the sources kept between runs so that kbuild recompiles only what
+# changed. Prints the kernel build directory.
+scif_build_modules() {
+	local kdir tree
+
+	scif_check_kernel_name
+	kdir=$("$SCIF_TOP/scripts/rig/build-kernel") || return 1
+	tree=$(scif_modtree)
+	if [ "$tree" != "$SCIF_TOP" ]; then
+		mkdir -p "$tree"
+		rsync -a --delete --exclude /build --exclude /.git \
+			--include '*/' --include '*.c' --include '*.h' \
+			--include Kbuild --include Makefile --exclude '*' \
+			"$SCIF_TOP/" "$tree/" || return 1
+	fi
+	make -s -C "$kdir" M="$tree" modules >&2 || return 1
+	echo "$kdir"
+}
+
+# One line naming the kernel a run uses, for benchmark and demo headers.
+scif_kernel_banner() {
+	local kdir=$1
+	echo "$SCIF_KERNEL kernel $(cat "$kdir/include/config/kernel.release")" \
+		"($(basename "$kdir"))"
+}
