@@ -10,7 +10,11 @@
 #   make checkpatch      checkpatch.pl --strict over every C source
 #   make apidoc          the in-kernel API as reST (build/doc/scif-api.rst)
 #   make check           everything CI runs; ends with "N passed, N failed"
-#   make demo            boot guests and show SCIF working
+#   make demo            boot guests and show SCIF working (speed kernel)
+#   make bench           every benchmark in one boot of two guests, the
+#                        DESIGN.md targets judged ("N of M targets met"),
+#                        build/bench/results.csv and PNG curves
+#                        (BENCH_ARGS="--windows N --budget S --iters N")
 #   make bench-ntb       physical limits of the emulated NTB (a table)
 #   make bench-rma       RMA between two nodes over the emulated NTB (tables)
 #   make fuzz            scif-fuzz (10^6 calls per node, SCIF_FUZZ_CALLS=N to
@@ -18,6 +22,9 @@
 #                        (Documentation/fuzzing.rst)
 #   make bench-scif-ntb  SCIF send/recv over the emulated NTB, next to the NTB
 #                        itself and TCP over virtio-net (tables)
+#                        (demo and bench* boot the speed kernel, the test
+#                        kernel without its debug options; SCIF_KERNEL=debug
+#                        picks the debug one; check always uses debug)
 #   make install [PREFIX=/usr/local] [DESTDIR=] [KDIR=]
 #                        install-modules and install-user; KDIR defaults
 #                        here to the running kernel's
@@ -40,7 +47,7 @@ W ?= 1
 # not need a kernel never trigger a kernel build.
 kdir = kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/rig/build-kernel) || exit 1
 
-.PHONY: all modules clean sparse checkpatch check demo kernel bench-ntb bench-rma bench-scif-ntb apidoc fuzz
+.PHONY: all modules clean sparse checkpatch check demo kernel bench bench-ntb bench-rma bench-scif-ntb apidoc fuzz
 .PHONY: install install-modules install-user install-dkms deb
 
 all: modules
@@ -77,14 +84,18 @@ demo:
 fuzz:
 	@tools/fuzz/run-fuzz
 
+# The benchmark scripts build the kernel, the modules for it and the tools.
+BENCH_ARGS ?=
+bench:
+	@scripts/bench/bench $(BENCH_ARGS)
+
 bench-ntb:
 	@scripts/bench/bench-ntb
 
 bench-rma:
 	@scripts/bench/bench-rma
 
-bench-scif-ntb: modules
-	@$(MAKE) -C tools
+bench-scif-ntb:
 	@scripts/bench/bench-scif-ntb
 
 # ---- installation, for real hosts and for packages.
