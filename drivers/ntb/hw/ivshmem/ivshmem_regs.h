@@ -19,6 +19,8 @@
 #define IVN_MAGIC		0x4e54564eU	/* "NVTN" in memory */
 #define IVN_VERSION		1U
 #define IVN_MAX_NODES		8
+/* Peers one node can have: every other node. */
+#define IVN_MAX_PEERS		(IVN_MAX_NODES - 1)
 
 /* PCI slots (device numbers on bus 0) chosen by scripts/rig/ntb-mesh.sh */
 #define IVN_SLOT_PEER_RAM	0x10	/* + peer index: that peer's RAM */

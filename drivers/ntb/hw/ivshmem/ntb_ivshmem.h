@@ -97,7 +97,7 @@ struct ivn_dev {
 	u64 mw_size;
 	int mw_count;
 	spinlock_t xlat_lock;		/* see @xlat_lock above */
-	u32 xlat_gen[IVN_MAX_NODES - 1][IVN_MAX_MW];
+	u32 xlat_gen[IVN_MAX_PEERS][IVN_MAX_MW];
 	int npeers;
 	struct ivn_peer peers[IVN_MAX_NODES - 1];
 
