@@ -199,8 +199,10 @@ struct scif_ntb_peer {
  * @port: our port number
  * @db_self: doorbell bit peers ring to reach us, or 0 (polling)
  * @region_size: bytes of each peer region (header and ring)
- * @wq: runs the peers' @rx_work; unbound, as a polling work item may run
- *	for long and must not hold up other work items of its CPU
+ * @wq: runs the peers' @rx_work; per CPU and high priority, so that the
+ *	work runs right after the doorbell on the CPU that took it: handing
+ *	it to another CPU costs a wakeup of that CPU (Documentation/
+ *	benchmarks.rst, "Where the time goes")
  * @link_work: turns NTB link events into peer state changes
  * @poll_timer: in polling mode, kicks every peer's receive work
  * @poll_ns: its period, 0 if doorbells are used
