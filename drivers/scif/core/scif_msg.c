@@ -19,6 +19,7 @@
 #include "scif_core.h"
 #include "scif_endpt.h"
 #include "scif_link.h"
+#include "scif_trace.h"
 #include "scif_wire.h"
 
 /**
@@ -104,6 +105,8 @@ void scif_node_rx_parts(struct scif_instance *si, u16 node, const void *buf,
 		goto drop;
 	}
 	ret = scif_msg_dispatch(si, node, &msg, data, len);
+	trace_scif_msg_rx(node, msg.type, le64_to_cpu(msg.src_ep),
+			  le64_to_cpu(msg.dst_ep), len, ret);
 	if (ret)
 		goto drop;
 	scif_node_count_rx(si, node);

@@ -20,6 +20,7 @@
 #include "scif_core.h"
 #include "scif_endpt.h"
 #include "scif_link.h"
+#include "scif_trace.h"
 #include "scif_wire.h"
 
 /* The node with id @node, or NULL; nodes_rwsem or the RCU read lock is held. */
@@ -123,6 +124,8 @@ int scif_node_send(struct scif_instance *si, u16 node,
 			atomic64_inc(&n->stats.tx_msgs);
 	}
 	up_read(&si->nodes_rwsem);
+	trace_scif_msg_tx(node, msg->type, le64_to_cpu(msg->src_ep),
+			  le64_to_cpu(msg->dst_ep), len, ret);
 	return ret;
 }
 

@@ -20,6 +20,7 @@
 
 #include "scif_core.h"
 #include "scif_endpt.h"
+#include "scif_trace.h"
 #include "scif_wire.h"
 
 static int scif_stream_state_err(struct scif_endpt *ep)
@@ -62,6 +63,7 @@ static int scif_stream_wait(struct scif_endpt *ep,
 					  unsigned int fseq),
 			    unsigned int fseq)
 {
+	trace_scif_stream_sleep(ep->id, ready == scif_send_ready);
 	if (wait_event_interruptible(ep->wq, ready(ep, fseq)) ||
 	    READ_ONCE(ep->flush_seq) != fseq)
 		return -EINTR;
@@ -79,20 +81,7 @@ static int scif_stream_check(scif_epd_t epd, int len, int flags)
 	return 0;
 }
 
-/**
- * scif_send() - send bytes to the peer of a connected endpoint
- * @epd: the endpoint
- * @msg: the bytes (may be NULL if @len is 0)
- * @len: number of bytes
- * @flags: %SCIF_SEND_BLOCK to wait until all @len bytes are sent; without
- *	   it only what the peer has room for now is sent, possibly nothing
- *
- * Return: the number of bytes sent, or -EBADF (@epd invalid), -EINVAL (bad
- * @flags or @len negative), -ENOTCONN (not connected), -ECONNRESET (the
- * peer closed), -ENODEV (the peer's node is lost), -EINTR (signal or
- * scif_epd_flush() before any byte was sent).
- */
-int scif_send(scif_epd_t epd, void *msg, int len, int flags)
+static int __scif_send(scif_epd_t epd, void *msg, int len, int flags)
 {
 	struct scif_endpt *ep = epd;
 	struct scif_wire_msg wmsg;
@@ -153,6 +142,30 @@ int scif_send(scif_epd_t epd, void *msg, int len, int flags)
 	mutex_unlock(&ep->send_mutex);
 	return done ? done : ret;
 }
+
+/**
+ * scif_send() - send bytes to the peer of a connected endpoint
+ * @epd: the endpoint
+ * @msg: the bytes (may be NULL if @len is 0)
+ * @len: number of bytes
+ * @flags: %SCIF_SEND_BLOCK to wait until all @len bytes are sent; without
+ *	   it only what the peer has room for now is sent, possibly nothing
+ *
+ * Return: the number of bytes sent, or -EBADF (@epd invalid), -EINVAL (bad
+ * @flags or @len negative), -ENOTCONN (not connected), -ECONNRESET (the
+ * peer closed), -ENODEV (the peer's node is lost), -EINTR (signal or
+ * scif_epd_flush() before any byte was sent).
+ */
+int scif_send(scif_epd_t epd, void *msg, int len, int flags)
+{
+	u64 id = scif_ep_check(epd) ? 0 : ((struct scif_endpt *)epd)->id;
+	int ret;
+
+	trace_scif_send_enter(id, len, flags);
+	ret = __scif_send(epd, msg, len, flags);
+	trace_scif_send_exit(id, ret, flags);
+	return ret;
+}
 EXPORT_SYMBOL_GPL(scif_send);
 
 /* Copy up to @len queued bytes out of the ring; recv_mutex is held. */
@@ -200,24 +213,7 @@ static void scif_send_credit(struct scif_endpt *ep)
 	scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
 }
 
-/**
- * scif_recv() - receive bytes from the peer of a connected endpoint
- * @epd: the endpoint
- * @msg: where to put them (may be NULL if @len is 0)
- * @len: room at @msg
- * @flags: %SCIF_RECV_BLOCK to wait until @len bytes arrived; without it
- *	   only the bytes already queued are returned, possibly none
- *
- * After the peer closed, queued bytes can still be received; then the call
- * fails with -ECONNRESET.
- *
- * Return: the number of bytes received, or -EBADF (@epd invalid), -EINVAL
- * (bad @flags or @len negative), -ENOTCONN (not connected), -ECONNRESET
- * (the peer closed and nothing is queued), -ENODEV (the peer's node is lost
- * and nothing is queued), -EINTR (signal or scif_epd_flush() before any
- * byte arrived).
- */
-int scif_recv(scif_epd_t epd, void *msg, int len, int flags)
+static int __scif_recv(scif_epd_t epd, void *msg, int len, int flags)
 {
 	struct scif_endpt *ep = epd;
 	unsigned int fseq;
@@ -257,6 +253,34 @@ int scif_recv(scif_epd_t epd, void *msg, int len, int flags)
 	}
 	mutex_unlock(&ep->recv_mutex);
 	return done ? done : ret;
+}
+
+/**
+ * scif_recv() - receive bytes from the peer of a connected endpoint
+ * @epd: the endpoint
+ * @msg: where to put them (may be NULL if @len is 0)
+ * @len: room at @msg
+ * @flags: %SCIF_RECV_BLOCK to wait until @len bytes arrived; without it
+ *	   only the bytes already queued are returned, possibly none
+ *
+ * After the peer closed, queued bytes can still be received; then the call
+ * fails with -ECONNRESET.
+ *
+ * Return: the number of bytes received, or -EBADF (@epd invalid), -EINVAL
+ * (bad @flags or @len negative), -ENOTCONN (not connected), -ECONNRESET
+ * (the peer closed and nothing is queued), -ENODEV (the peer's node is lost
+ * and nothing is queued), -EINTR (signal or scif_epd_flush() before any
+ * byte arrived).
+ */
+int scif_recv(scif_epd_t epd, void *msg, int len, int flags)
+{
+	u64 id = scif_ep_check(epd) ? 0 : ((struct scif_endpt *)epd)->id;
+	int ret;
+
+	trace_scif_recv_enter(id, len, flags);
+	ret = __scif_recv(epd, msg, len, flags);
+	trace_scif_recv_exit(id, ret, flags);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(scif_recv);
 
@@ -342,6 +366,8 @@ int scif_handle_data(struct scif_instance *si, u16 node,
 		memcpy(ep->rx_ring + off, data, first);
 		memcpy(ep->rx_ring, (const u8 *)data + first, len - first);
 		ep->rx_seq += len;
+		trace_scif_stream_rx(ep->id, le32_to_cpu(msg->seq), len,
+				     ep->rx_seq - ep->rx_read);
 		ret = 0;
 	}
 	spin_unlock(&ep->lock);

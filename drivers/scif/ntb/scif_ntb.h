@@ -127,13 +127,17 @@ struct scif_ntb_dev;
  * @region: our region for the peer (coherent DMA memory the peer writes)
  * @region_dma: its DMA address, sent to the peer
  * @rx_cells: cells in our ring
- * @rx_ridx: cells consumed of our ring (only @rx_work touches it)
- * @want_seen: last &scif_ntb_region_hdr.want answered (@rx_work only)
- * @rx_work: drains our ring into the core; never concurrent with itself
- * @busy_until: ktime_get_ns() until which @rx_work keeps polling our ring
- *		(extended by every message sent or received; any context)
- * @busy: @rx_work is polling and will see a later @busy_until; written by
- *	  @rx_work only
+ * @rx_mutex: serialises the two works that drain our ring; protects
+ *	      @rx_ridx and @want_seen
+ * @rx_ridx: cells consumed of our ring
+ * @want_seen: last &scif_ntb_region_hdr.want answered
+ * @rx_work: drains our ring into the core once, after a doorbell
+ * @poll_work: keeps draining it while the link is busy (busy polling)
+ * @busy_until: ktime_get_ns() until which @poll_work keeps polling our
+ *		ring (extended by every message sent or received; any
+ *		context)
+ * @busy: @poll_work is polling and will see a later @busy_until; written
+ *	  by @poll_work only
  * @win: CPU mapping of the outbound window to the peer's memory, for the
  *	 message ring (I/O accessors)
  * @mem: the same window mapped as memory, for RMA (&scif_link.peer_mem)
@@ -171,9 +175,11 @@ struct scif_ntb_peer {
 	void *region;
 	dma_addr_t region_dma;
 	u32 rx_cells;
+	struct mutex rx_mutex;	/* drains, see above */
 	u32 rx_ridx;
 	u32 want_seen;
 	struct work_struct rx_work;
+	struct work_struct poll_work;
 	u64 busy_until;
 	bool busy;
 
@@ -203,6 +209,8 @@ struct scif_ntb_peer {
  *	work runs right after the doorbell on the CPU that took it: handing
  *	it to another CPU costs a wakeup of that CPU (Documentation/
  *	benchmarks.rst, "Where the time goes")
+ * @poll_wq: runs the peers' @poll_work; unbound, as a polling work item
+ *	     runs for long and must not hold up other work of its CPU
  * @link_work: turns NTB link events into peer state changes
  * @poll_timer: in polling mode, kicks every peer's receive work
  * @poll_ns: its period, 0 if doorbells are used
@@ -217,6 +225,7 @@ struct scif_ntb_dev {
 	u64 db_self;
 	size_t region_size;
 	struct workqueue_struct *wq;
+	struct workqueue_struct *poll_wq;
 	struct work_struct link_work;
 	struct hrtimer poll_timer;
 	u64 poll_ns;
@@ -229,6 +238,7 @@ struct scif_ntb_dev {
 extern const struct scif_link_ops scif_ntb_link_ops;
 void scif_ntb_ring_reset(struct scif_ntb_peer *p);
 void scif_ntb_rx_work(struct work_struct *work);
+void scif_ntb_poll_work(struct work_struct *work);
 void scif_ntb_kick(struct scif_ntb_peer *p);
 void scif_ntb_ring_peer(struct scif_ntb_peer *p);
 void scif_ntb_busy_until(struct scif_ntb_peer *p);

@@ -223,6 +223,7 @@ static void scif_ntb_down(struct scif_ntb_peer *p)
 	WRITE_ONCE(p->dead, true);
 	wake_up_all(&p->tx_wq);
 	cancel_work_sync(&p->rx_work);
+	cancel_work_sync(&p->poll_work);
 	if (p->state == SCIF_NTB_UP) {
 		/*
 		 * Close the peer's window into our memory before the core
@@ -446,7 +447,9 @@ void scif_ntb_peer_init(struct scif_ntb_peer *p, struct scif_ntb_dev *nd,
 	mutex_init(&p->tx_mutex);
 	init_waitqueue_head(&p->tx_wq);
 	INIT_DELAYED_WORK(&p->hs_work, scif_ntb_hs_work);
+	mutex_init(&p->rx_mutex);
 	INIT_WORK(&p->rx_work, scif_ntb_rx_work);
+	INIT_WORK(&p->poll_work, scif_ntb_poll_work);
 	p->state = SCIF_NTB_DOWN;
 	p->dead = true;
 }

@@ -17,6 +17,7 @@
 
 #include "../core/scif_core.h"
 #include "scif_ntb.h"
+#include "scif_ntb_trace.h"
 
 static int node_id = -1;
 module_param(node_id, int, 0444);
@@ -97,6 +98,7 @@ static void scif_ntb_db_event(void *ctx, int vector)
 	u64 bits = ntb_db_read(nd->ntb) & nd->db_self;
 	int i;
 
+	trace_scif_ntb_db_event(vector, bits);
 	if (bits)
 		ntb_db_clear(nd->ntb, bits);
 	for (i = 0; i < nd->npeers; i++)
@@ -183,6 +185,8 @@ static void scif_ntb_free(struct scif_ntb_dev *nd, int n)
 {
 	while (n--)
 		scif_ntb_peer_free(nd, n);
+	if (nd->poll_wq)
+		destroy_workqueue(nd->poll_wq);
 	if (nd->wq)
 		destroy_workqueue(nd->wq);
 	kfree(nd);
@@ -247,8 +251,10 @@ static int scif_ntb_probe(struct ntb_client *client, struct ntb_dev *ntb)
 	nd->poll_timer.function = scif_ntb_poll;
 	nd->wq = alloc_workqueue("scif_ntb_%s", WQ_HIGHPRI, 0,
 				 dev_name(&ntb->dev));
-	if (!nd->wq) {
-		kfree(nd);
+	nd->poll_wq = alloc_workqueue("scif_ntb_poll_%s", WQ_UNBOUND, 0,
+				      dev_name(&ntb->dev));
+	if (!nd->wq || !nd->poll_wq) {
+		scif_ntb_free(nd, 0);
 		return -ENOMEM;
 	}
 	for (i = 0; i < npeers; i++) {

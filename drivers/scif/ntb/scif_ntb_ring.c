@@ -25,6 +25,7 @@
 
 #include "../core/scif_wire.h"
 #include "scif_ntb.h"
+#include "scif_ntb_trace.h"
 
 static u32 scif_ntb_cells(size_t len)
 {
@@ -38,7 +39,7 @@ static struct scif_ntb_region_hdr *scif_ntb_rx_hdr(struct scif_ntb_peer *p)
 
 /**
  * scif_ntb_ring_reset() - empty our ring for a new session with the peer
- * @p: the peer; its handshake lock is held and no receive work runs
+ * @p: the peer; its handshake lock is held and neither receive work runs
  */
 void scif_ntb_ring_reset(struct scif_ntb_peer *p)
 {
@@ -55,8 +56,10 @@ void scif_ntb_ring_reset(struct scif_ntb_peer *p)
  */
 void scif_ntb_ring_peer(struct scif_ntb_peer *p)
 {
-	if (p->db_peer)
+	if (p->db_peer) {
+		trace_scif_ntb_doorbell(p->node);
 		ntb_peer_db_set(p->nd->ntb, p->db_peer);
+	}
 }
 
 /**
@@ -122,6 +125,7 @@ static int scif_ntb_send(struct scif_link *link,
 		ret = -EAGAIN;
 		if (time_after(jiffies, deadline))
 			break;
+		trace_scif_ntb_tx_wait(p->node, need, room);
 		/* Ask for a doorbell once the peer has consumed; recheck often. */
 		iowrite32(++p->want_seq, &p->tx_hdr->want);
 		/* The request reaches the peer before its doorbell. */
@@ -144,6 +148,7 @@ static int scif_ntb_send(struct scif_link *link,
 		/* The cells are visible before the index that covers them. */
 		wmb();
 		iowrite32(p->tx_widx, &p->tx_hdr->widx);
+		trace_scif_ntb_ring_tx(p->node, cells, p->tx_widx);
 		/* And the index before the doorbell (WC writes may linger). */
 		wmb();
 		scif_ntb_ring_peer(p);
@@ -173,6 +178,7 @@ static int scif_ntb_drain(struct scif_ntb_peer *p)
 	int done = 0;
 	u16 len;
 
+	lockdep_assert_held(&p->rx_mutex);
 	for (;;) {
 		widx = le32_to_cpu(READ_ONCE(hdr->widx));
 		avail = widx - p->rx_ridx;
@@ -217,6 +223,7 @@ static void scif_ntb_answer_want(struct scif_ntb_peer *p)
 {
 	u32 want = le32_to_cpu(READ_ONCE(scif_ntb_rx_hdr(p)->want));
 
+	lockdep_assert_held(&p->rx_mutex);
 	if (want != p->want_seen) {
 		p->want_seen = want;
 		/* Our read index writes land before the doorbell. */
@@ -231,7 +238,7 @@ static void scif_ntb_answer_want(struct scif_ntb_peer *p)
  *
  * Called when a message is sent to the peer or received from it: an answer
  * is likely soon, and watching the ring for it is far quicker than waiting
- * for a doorbell. Starts the receive work if it is not polling already.
+ * for a doorbell. Starts the polling work if it is not polling already.
  */
 void scif_ntb_busy_until(struct scif_ntb_peer *p)
 {
@@ -240,39 +247,79 @@ void scif_ntb_busy_until(struct scif_ntb_peer *p)
 	if (!ns)
 		return;
 	WRITE_ONCE(p->busy_until, ktime_get_ns() + ns);
-	/* Pairs with the barrier in scif_ntb_rx_work() before its last look. */
+	/* Pairs with the barrier in scif_ntb_poll_work() before its last look. */
 	smp_mb();
-	if (!READ_ONCE(p->busy))
-		scif_ntb_kick(p);
+	if (!READ_ONCE(p->busy) && READ_ONCE(p->state) == SCIF_NTB_UP &&
+	    !READ_ONCE(p->dead))
+		queue_work(p->nd->poll_wq, &p->poll_work);
+}
+
+/*
+ * One pass over our ring: wake our senders to that peer (the peer may have
+ * consumed, which it tells with a doorbell), hand every record to the
+ * core and answer the peer's request for room. Returns the cells consumed,
+ * or -EPROTO after reporting a broken ring.
+ */
+static int scif_ntb_rx_pass(struct scif_ntb_peer *p)
+{
+	int got;
+
+	mutex_lock(&p->rx_mutex);
+	if (wq_has_sleeper(&p->tx_wq))
+		wake_up(&p->tx_wq);
+	got = scif_ntb_drain(p);
+	if (got < 0)
+		scif_ntb_peer_broken(p, "ring index or record out of range");
+	else
+		scif_ntb_answer_want(p);
+	mutex_unlock(&p->rx_mutex);
+	if (got)
+		trace_scif_ntb_drain(p->node, got);
+	return got;
+}
+
+static bool scif_ntb_rx_live(struct scif_ntb_peer *p)
+{
+	return READ_ONCE(p->state) == SCIF_NTB_UP && !READ_ONCE(p->dead);
 }
 
 /**
- * scif_ntb_rx_work() - drain our ring from one peer
+ * scif_ntb_rx_work() - drain our ring from one peer after a doorbell
  * @work: &scif_ntb_peer.rx_work
  *
- * Also wakes our senders to that peer (the peer may have consumed, which
- * it tells with a doorbell) and answers the peer's request for room. While
- * the link is busy (see scif_ntb_busy_until()) it keeps polling the ring
- * instead of returning, yielding the CPU whenever another task wants it.
+ * Runs on the CPU that took the doorbell (see &scif_ntb_dev.wq) and makes
+ * one pass; busy polling, when enabled, continues in scif_ntb_poll_work().
  */
 void scif_ntb_rx_work(struct work_struct *work)
 {
 	struct scif_ntb_peer *p = container_of(work, struct scif_ntb_peer,
 					       rx_work);
+
+	trace_scif_ntb_rx_work(p->node);
+	if (scif_ntb_rx_live(p) && scif_ntb_rx_pass(p) > 0)
+		scif_ntb_busy_until(p);
+}
+
+/**
+ * scif_ntb_poll_work() - poll our ring from one peer while the link is busy
+ * @work: &scif_ntb_peer.poll_work
+ *
+ * Keeps making passes over the ring until &scif_ntb_peer.busy_until has
+ * passed (see scif_ntb_busy_until()), yielding the CPU whenever another
+ * task wants it. Runs unbound, so that it does not hold up the other work
+ * of a CPU.
+ */
+void scif_ntb_poll_work(struct work_struct *work)
+{
+	struct scif_ntb_peer *p = container_of(work, struct scif_ntb_peer,
+					       poll_work);
 	int got;
 
 	WRITE_ONCE(p->busy, true);
-	for (;;) {
-		if (READ_ONCE(p->state) != SCIF_NTB_UP || READ_ONCE(p->dead))
+	while (scif_ntb_rx_live(p)) {
+		got = scif_ntb_rx_pass(p);
+		if (got < 0)
 			break;
-		if (wq_has_sleeper(&p->tx_wq))
-			wake_up(&p->tx_wq);
-		got = scif_ntb_drain(p);
-		if (got < 0) {
-			scif_ntb_peer_broken(p, "ring index or record out of range");
-			break;
-		}
-		scif_ntb_answer_want(p);
 		if (got)
 			scif_ntb_busy_until(p);
 		if (ktime_get_ns() >= READ_ONCE(p->busy_until)) {

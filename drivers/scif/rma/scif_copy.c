@@ -28,6 +28,7 @@
 #include <linux/slab.h>
 
 #include "../core/scif_core.h"
+#include "../core/scif_trace.h"
 #include "scif_dma.h"
 #include "scif_rma.h"
 
@@ -236,8 +237,8 @@ static void scif_rma_req_init(struct scif_rma_req *req, struct scif_endpt *ep,
 	INIT_WORK(&req->work, scif_rma_req_work);
 }
 
-static int scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
-		    s64 roff, int flags, bool to_peer)
+static int __scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
+		      s64 roff, int flags, bool to_peer)
 {
 	bool by_cpu = flags & SCIF_RMA_USECPU, dma = false, sync;
 	struct scif_rma_req cpu_req = {}, *req = &cpu_req;
@@ -330,6 +331,19 @@ put:
 free:
 	if (req != &cpu_req)
 		kfree(req);
+	return ret;
+}
+
+/* A traced copy: its start and end are the scif_rma_copy_* events. */
+static int scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
+		    s64 roff, int flags, bool to_peer)
+{
+	u64 id = scif_ep_check(ep) ? 0 : ep->id;
+	int ret;
+
+	trace_scif_rma_copy_start(id, len, to_peer, flags, 0);
+	ret = __scif_rma(ep, loff, addr, len, roff, flags, to_peer);
+	trace_scif_rma_copy_done(id, len, to_peer, flags, ret);
 	return ret;
 }
 
