@@ -208,7 +208,8 @@ struct scif_ntb_peer {
  * @wq: runs the peers' @rx_work; per CPU and high priority, so that the
  *	work runs right after the doorbell on the CPU that took it: handing
  *	it to another CPU costs a wakeup of that CPU (Documentation/
- *	benchmarks.rst, "Where the time goes")
+ *	benchmarks.rst, "Where the time goes"); CPU intensive, so that a long
+ *	drain does not hold up the other high-priority work of that CPU
  * @poll_wq: runs the peers' @poll_work; unbound, as a polling work item
  *	     runs for long and must not hold up other work of its CPU
  * @link_work: turns NTB link events into peer state changes

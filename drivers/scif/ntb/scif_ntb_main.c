@@ -249,7 +249,7 @@ static int scif_ntb_probe(struct ntb_client *client, struct ntb_dev *ntb)
 	INIT_WORK(&nd->link_work, scif_ntb_link_work);
 	hrtimer_init(&nd->poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	nd->poll_timer.function = scif_ntb_poll;
-	nd->wq = alloc_workqueue("scif_ntb_%s", WQ_HIGHPRI, 0,
+	nd->wq = alloc_workqueue("scif_ntb_%s", WQ_HIGHPRI | WQ_CPU_INTENSIVE, 0,
 				 dev_name(&ntb->dev));
 	nd->poll_wq = alloc_workqueue("scif_ntb_poll_%s", WQ_UNBOUND, 0,
 				      dev_name(&ntb->dev));
