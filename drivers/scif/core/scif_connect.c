@@ -353,9 +353,10 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 		      req->port, nep->rx_size);
 	ret = scif_node_send(si, req->key.node, &msg, NULL, 0);
 	if (ret) {
+		/* Not left waiting: a REJECT ends the requester's connect. */
 		scif_close(nep);
 		ret = -ENODEV;
-		goto out;
+		goto refuse;
 	}
 	peer->node = req->key.node;
 	peer->port = req->port;

@@ -132,6 +132,9 @@ struct scif_conreq {
  * @max_chunk: largest data chunk of one message towards the peer
  * @reset_err: error reported once the queued data of a disconnected endpoint
  *	       is drained (-ECONNRESET, or -ENODEV after node loss)
+ * @reset_local: this side reset the connection (scif_ep_reset()) while the
+ *		 peer's node stayed online: the peer was told, but may not have
+ *		 let go of our windows yet
  * @flush_seq: bumped by scif_epd_flush() to kick out blocked callers
  * @wq: woken on every state, data, credit, request or flush change, and
  *	by the RMA protocol when the peer answers
@@ -171,6 +174,7 @@ struct scif_endpt {
 	u32 tx_acked;
 	u32 max_chunk;
 	int reset_err;
+	bool reset_local;
 	unsigned int flush_seq;
 	wait_queue_head_t wq;
 	struct scif_rma_ep *rma;
@@ -189,6 +193,7 @@ void scif_listener_shutdown(struct scif_endpt *ep);
 void scif_connect_node_lost(struct scif_endpt *ep, u16 node);
 
 /* core/scif_stream.c */
+void scif_ep_reset(struct scif_endpt *ep, int err);
 void scif_data_shutdown(struct scif_endpt *ep);
 void scif_data_node_lost(struct scif_endpt *ep, u16 node);
 

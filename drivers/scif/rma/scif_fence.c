@@ -288,10 +288,19 @@ static int scif_wait(struct scif_endpt *ep, int mark)
 						scif_self_done(rma, token));
 	if (!scif_peer_token_issued(rma, token))
 		return -EINVAL;
-	/* The peer answers, or its loss resets the endpoint. */
-	ret = wait_event_interruptible(ep->wq, scif_peer_done(ep, token));
-	if (ret)
+	/*
+	 * The peer answers, or its loss resets the endpoint. A peer that
+	 * does neither in time is taken for broken: the connection is reset.
+	 */
+	ret = wait_event_interruptible_timeout(ep->wq,
+					       scif_peer_done(ep, token),
+					       SCIF_RMA_PEER_TIMEOUT);
+	if (ret < 0)
 		return ret;
+	if (!ret) {
+		scif_ep_reset(ep, -ETIMEDOUT);
+		return -ETIMEDOUT;
+	}
 	if (xa_load(&rma->my_marks, token))
 		return scif_rma_ep_usable(ep) ? : -EINVAL;
 	return 0;
@@ -305,7 +314,8 @@ static int scif_wait(struct scif_endpt *ep, int mark)
  * A mark stays valid after it completed: waiting again returns 0 at once.
  *
  * Return: 0, or -EINVAL (not a mark), -EINTR, -ENOTCONN, -ECONNRESET,
- * -ENODEV, -EBADF.
+ * -ENODEV, -EBADF, -ETIMEDOUT (the peer did not answer within
+ * peer_timeout_ms; the connection is reset).
  */
 int scif_fence_wait(scif_epd_t epd, int mark)
 {
