@@ -434,7 +434,7 @@ int scif_fence_signal(scif_epd_t epd, off_t loff, u64 lval, off_t roff,
 	kref_get(&ep->ref);
 	s->ep = ep;
 	INIT_WORK(&s->work, scif_signal_work);
-	queue_work(system_unbound_wq, &s->work);
+	scif_rma_queue_work(&s->work);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(scif_fence_signal);

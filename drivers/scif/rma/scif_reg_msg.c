@@ -306,7 +306,7 @@ static int scif_rma_peer_close(struct scif_endpt *ep)
 	wake_up_all(&ep->wq);
 	kref_get(&ep->ref);
 	INIT_WORK(&ep->rma->close_work, scif_rma_close_work);
-	queue_work(system_unbound_wq, &ep->rma->close_work);
+	scif_rma_queue_work(&ep->rma->close_work);
 	return 0;
 }
 
