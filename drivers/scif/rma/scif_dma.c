@@ -270,7 +270,7 @@ static struct scif_dma_desc *scif_dma_desc_get(struct scif_rma_req *req)
 	struct scif_dma_desc *desc;
 
 	if (!b || b->used == SCIF_DMA_BLOCK_DESCS) {
-		b = kmalloc(sizeof(*b), GFP_KERNEL);
+		b = kmalloc(sizeof(*b), GFP_KERNEL_ACCOUNT);
 		if (!b)
 			return NULL;
 		b->next = req->blocks;
