@@ -111,13 +111,6 @@ static void scif_rma_ep_close(struct scif_endpt *ep)
 
 	mutex_lock(&rma->lock);
 	handshake = !xa_empty(&rma->wins) && !scif_rma_ep_usable(ep);
-	/*
-	 * We reset the connection ourselves (a lost message, a peer that
-	 * did not answer) and its node is still there: the peer may still
-	 * use our windows and no longer answers for this connection.
-	 */
-	keep = !xa_empty(&rma->wins) && READ_ONCE(ep->reset_local) &&
-	       scif_node_online(ep->si, ep->peer.node);
 	rma->closed = true;
 	mutex_unlock(&rma->lock);
 	wake_up_all(&ep->wq);
@@ -130,6 +123,16 @@ static void scif_rma_ep_close(struct scif_endpt *ep)
 		left = wait_event_timeout(ep->wq, scif_rma_close_settled(ep),
 					  SCIF_RMA_PEER_TIMEOUT);
 	scif_rma_peer_drain(ep);
+	/*
+	 * We reset the connection ourselves (a lost message, the RMA_CLOSE
+	 * above included, or a peer that did not answer) and its node is
+	 * still there: the peer may still use our windows and no longer
+	 * answers for this connection.
+	 */
+	mutex_lock(&rma->lock);
+	keep = !xa_empty(&rma->wins) && READ_ONCE(ep->reset_local) &&
+	       scif_node_online(ep->si, ep->peer.node);
+	mutex_unlock(&rma->lock);
 	if (!left || keep) {
 		pr_warn_ratelimited("scif %s: peer never released the windows of a closed endpoint; keeping them pinned\n",
 				    ep->si->name);
