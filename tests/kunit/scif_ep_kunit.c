@@ -301,6 +301,54 @@ static void backlog_full_refuses(struct kunit *test)
 	scif_close(l);
 }
 
+/* Restores the max_backlog module parameter a test changed. */
+static void ep_restore_max_backlog(void *old)
+{
+	WRITE_ONCE(scif_max_backlog, (unsigned int)(uintptr_t)old);
+}
+
+/*
+ * The max_backlog module parameter bounds every listen() backlog: requests
+ * beyond it are refused, whatever the listener asked for.
+ */
+static void backlog_clamped_to_max_backlog(struct kunit *test)
+{
+	struct scif_port_id dst = { .node = 0 };
+	scif_epd_t l, e[3];
+	struct scif_endpt *ep;
+	void *old = (void *)(uintptr_t)scif_max_backlog;
+	int i, ret;
+
+	ret = kunit_add_action_or_reset(test, ep_restore_max_backlog, old);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	WRITE_ONCE(scif_max_backlog, 2);
+	l = ep_listener(test, 1000, &dst.port);
+	ep = l;
+	KUNIT_EXPECT_EQ(test, ep->backlog, 2);
+	for (i = 0; i < 3; i++) {
+		e[i] = ep_open(test);
+		KUNIT_EXPECT_EQ(test, scif_epd_connect_nb(e[i], &dst),
+				-EINPROGRESS);
+	}
+	KUNIT_EXPECT_TRUE(test, ep_wait(e[2], EPOLLOUT) & EPOLLERR);
+	KUNIT_EXPECT_EQ(test, scif_connect(e[2], &dst), -ECONNREFUSED);
+	KUNIT_EXPECT_EQ(test, ep->nreq, 2);
+	/* Out of range values are clamped: 0 acts as 1. */
+	WRITE_ONCE(scif_max_backlog, 0);
+	scif_close(l);
+	l = ep_listener(test, 1000, &dst.port);
+	ep = l;
+	KUNIT_EXPECT_EQ(test, ep->backlog, 1);
+	WRITE_ONCE(scif_max_backlog, SCIF_MAX_BACKLOG + 1);
+	scif_close(l);
+	l = ep_listener(test, INT_MAX, &dst.port);
+	ep = l;
+	KUNIT_EXPECT_EQ(test, ep->backlog, SCIF_MAX_BACKLOG);
+	for (i = 0; i < 3; i++)
+		scif_close(e[i]);
+	scif_close(l);
+}
+
 static void closed_listener_refuses_pending(struct kunit *test)
 {
 	struct scif_port_id dst = { .node = 0 };
@@ -477,6 +525,41 @@ static void claim_from_other_thread_group_fails(struct kunit *test)
 }
 
 /*
+ * A listener parks at most its backlog of accepted endpoints: one more is
+ * refused with -EMFILE until one is claimed.
+ */
+static void park_bounded_by_backlog(struct kunit *test)
+{
+	struct scif_instance *si = test->priv;
+	scif_epd_t l, a, b, c, ca, cb, cc;
+	struct scif_endpt *lep;
+	u64 ha, hb, hc;
+	u16 port;
+
+	l = ep_listener(test, 2, &port);
+	lep = l;
+	a = ep_accepted(test, l, port, &ca);
+	b = ep_accepted(test, l, port, &cb);
+	c = ep_accepted(test, l, port, &cc);
+	KUNIT_ASSERT_EQ(test, scif_epd_park(l, a, &ha), 0);
+	KUNIT_ASSERT_EQ(test, scif_epd_park(l, b, &hb), 0);
+	KUNIT_EXPECT_EQ(test, lep->nparked, 2);
+	KUNIT_EXPECT_EQ(test, scif_epd_park(l, c, &hc), -EMFILE);
+	KUNIT_EXPECT_PTR_EQ(test, scif_instance_claim(si, ha), a);
+	KUNIT_EXPECT_EQ(test, lep->nparked, 1);
+	KUNIT_EXPECT_EQ(test, scif_epd_park(l, c, &hc), 0);
+	KUNIT_EXPECT_EQ(test, lep->nparked, 2);
+	scif_close(a);
+	/* Closing the listener closes b and c and takes them off its count. */
+	scif_close(l);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(scif_instance_claim(si, hb)));
+	KUNIT_EXPECT_TRUE(test, IS_ERR(scif_instance_claim(si, hc)));
+	scif_close(ca);
+	scif_close(cb);
+	scif_close(cc);
+}
+
+/*
  * Closing a listener closes the endpoints accepted from it that are still
  * parked, and only those; their handles are dead.
  */
@@ -576,12 +659,14 @@ static struct kunit_case scif_ep_cases[] = {
 	KUNIT_CASE(connect_nonblocking),
 	KUNIT_CASE(connect_nonblocking_refused),
 	KUNIT_CASE(backlog_full_refuses),
+	KUNIT_CASE(backlog_clamped_to_max_backlog),
 	KUNIT_CASE(closed_listener_refuses_pending),
 	KUNIT_CASE(accept_errors),
 	KUNIT_CASE(accept_flush_eintr),
 	KUNIT_CASE(accept_reports_peer),
 	KUNIT_CASE(park_and_claim),
 	KUNIT_CASE(claim_from_other_thread_group_fails),
+	KUNIT_CASE(park_bounded_by_backlog),
 	KUNIT_CASE(listener_close_closes_parked),
 	KUNIT_CASE(stale_id_does_not_resolve),
 	KUNIT_CASE(node_ids_include_self),

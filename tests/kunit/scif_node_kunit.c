@@ -17,6 +17,7 @@
 #include "core/scif_link.h"
 #include "link/scif_sim.h"
 #include "core/scif_wire.h"
+#include "rma/scif_rma.h"
 
 /* A small chunk size, so that streams are cut into many messages. */
 #define NODE_SIM_CHUNK	512
@@ -36,8 +37,15 @@ static int node_init(struct kunit *test)
 	return 0;
 }
 
+#define NODE_FAKE	7
+
 static void node_exit(struct kunit *test)
 {
+	struct scif_kt_nodes *ctx = test->priv;
+
+	/* The fake node of some tests; nothing if it is not there. */
+	if (ctx->a)
+		scif_node_remove(ctx->a, NODE_FAKE);
 	scif_kt_nodes_down(test->priv);
 }
 
@@ -274,6 +282,146 @@ static void link_ep_ring(struct kunit *test)
 	scif_close(s);
 }
 
+/**
+ * struct node_fake - a peer node played by the test through a link of its
+ *		      own: what node 0 sends it is recorded, or refused
+ * @link: the link, added to node 0's instance as node %NODE_FAKE
+ * @fail: how many of the next sends fail with -EAGAIN
+ * @sent: messages accepted for delivery
+ * @last: the last of them
+ */
+struct node_fake {
+	struct scif_link link;
+	int fail;
+	int sent;
+	struct scif_wire_msg last;
+};
+
+#define NODE_FAKE_PORT	100
+#define NODE_FAKE_EP	0x500000009ULL
+
+static int node_fake_send(struct scif_link *link,
+			  const struct scif_wire_msg *msg, const void *data,
+			  size_t len)
+{
+	struct node_fake *f = container_of(link, struct node_fake, link);
+
+	if (f->fail > 0) {
+		f->fail--;
+		return -EAGAIN;
+	}
+	f->sent++;
+	f->last = *msg;
+	return 0;
+}
+
+static const struct scif_link_ops node_fake_ops = {
+	.send = node_fake_send,
+};
+
+/*
+ * Bring the fake node up on node 0 and connect an endpoint of node 0 to
+ * it, the fake node accepting; returns the endpoint.
+ */
+static scif_epd_t node_fake_connect(struct kunit *test, struct node_fake *f)
+{
+	struct scif_kt_nodes *ctx = test->priv;
+	struct scif_port_id dst = { NODE_FAKE, NODE_FAKE_PORT };
+	struct scif_wire_msg m;
+	struct scif_endpt *ep;
+
+	f->link.ops = &node_fake_ops;
+	f->link.max_data = NODE_SIM_CHUNK;
+	f->link.rma_local = true;
+	/* node_exit() removes it. */
+	KUNIT_ASSERT_EQ(test, scif_node_add(ctx->a, NODE_FAKE, &f->link), 0);
+	ep = scif_instance_open(ctx->a);
+	KUNIT_ASSERT_NOT_NULL(test, ep);
+	KUNIT_ASSERT_EQ(test, scif_epd_connect_nb(ep, &dst), -EINPROGRESS);
+	KUNIT_ASSERT_EQ(test, f->last.type, SCIF_MSG_CONNREQ);
+	scif_msg_init(&m, SCIF_MSG_ACCEPT, NODE_FAKE_EP, ep->id,
+		      NODE_FAKE_PORT, ep->port, SCIF_RX_RING_SIZE);
+	scif_node_rx(ctx->a, NODE_FAKE, &m, sizeof(m));
+	KUNIT_ASSERT_EQ(test, scif_connect(ep, &dst), (int)ep->port);
+	return ep;
+}
+
+/* Whether the last message to the fake node reset @ep's connection. */
+static void node_fake_expect_reset(struct kunit *test, struct node_fake *f,
+				   scif_epd_t epd)
+{
+	struct scif_pollepd p = { .epd = epd, .events = EPOLLIN };
+	char ch;
+
+	KUNIT_EXPECT_EQ(test, f->last.type, SCIF_MSG_DISCONNECT);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(f->last.dst_ep), NODE_FAKE_EP);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(f->last.src_ep), epd->id);
+	KUNIT_EXPECT_EQ(test, scif_poll(&p, 1, 0), 1);
+	KUNIT_EXPECT_TRUE(test, p.revents & EPOLLHUP);
+	KUNIT_EXPECT_EQ(test, scif_recv(epd, &ch, 1, 0), -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, scif_send(epd, &ch, 1, 0), -ECONNRESET);
+}
+
+/*
+ * A message the link cannot send resets the connection on both sides:
+ * the sender fails with -ECONNRESET and sees EPOLLHUP, and the peer is
+ * sent a DISCONNECT instead of being left with a gap in the stream.
+ */
+static void send_failure_resets_both_sides(struct kunit *test)
+{
+	struct node_fake *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	char buf[8] = "hostile";
+	scif_epd_t e;
+	int sent;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	e = node_fake_connect(test, f);
+	sent = f->sent;
+	f->fail = 1;
+	KUNIT_EXPECT_EQ(test, scif_send(e, buf, sizeof(buf), 0),
+			-ECONNRESET);
+	KUNIT_EXPECT_EQ(test, f->sent, sent + 1);
+	node_fake_expect_reset(test, f, e);
+	/* Closing sends nothing more to a peer that was told. */
+	scif_close(e);
+	KUNIT_EXPECT_EQ(test, f->sent, sent + 1);
+}
+
+/* Restores the peer_timeout_ms module parameter a test changed. */
+static void node_restore_peer_timeout(void *old)
+{
+	WRITE_ONCE(scif_rma_peer_timeout_ms, (unsigned int)(uintptr_t)old);
+}
+
+/*
+ * A peer that never answers a fence request does not hang the waiter:
+ * after peer_timeout_ms the wait fails with -ETIMEDOUT and the connection
+ * is reset on both sides.
+ */
+static void fence_peer_silent_times_out(struct kunit *test)
+{
+	struct node_fake *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	void *old = (void *)(uintptr_t)scif_rma_peer_timeout_ms;
+	unsigned long t0;
+	int mark, ret;
+	scif_epd_t e;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	ret = kunit_add_action_or_reset(test, node_restore_peer_timeout, old);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	WRITE_ONCE(scif_rma_peer_timeout_ms, 200);
+	e = node_fake_connect(test, f);
+	KUNIT_ASSERT_EQ(test, scif_fence_mark(e, SCIF_FENCE_INIT_PEER, &mark),
+			0);
+	KUNIT_EXPECT_EQ(test, f->last.type, SCIF_MSG_FENCE_REQ);
+	t0 = jiffies;
+	KUNIT_EXPECT_EQ(test, scif_fence_wait(e, mark), -ETIMEDOUT);
+	KUNIT_EXPECT_GE(test, jiffies - t0, msecs_to_jiffies(200));
+	KUNIT_EXPECT_LT(test, jiffies - t0, msecs_to_jiffies(10000));
+	node_fake_expect_reset(test, f, e);
+	scif_close(e);
+}
+
 static void node_client_probe(struct scif_peer_dev *spdev)
 {
 	node_test_client.probes++;
@@ -325,6 +473,8 @@ static struct kunit_case scif_node_cases[] = {
 	KUNIT_CASE(accept_from_lost_node_enodev),
 	KUNIT_CASE(client_probe_and_remove),
 	KUNIT_CASE(link_ep_ring),
+	KUNIT_CASE(send_failure_resets_both_sides),
+	KUNIT_CASE(fence_peer_silent_times_out),
 	{}
 };
 

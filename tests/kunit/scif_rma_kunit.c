@@ -386,6 +386,61 @@ static bool marks_answered(struct rma_ctx *ctx)
 	return !nr_my_marks(ctx->n.c);
 }
 
+#define RMA_SIGNALS	(PAGE_SIZE / sizeof(u64))
+
+static bool signals_landed(struct rma_ctx *ctx)
+{
+	u64 *cv = (u64 *)ctx->cbuf;
+	unsigned int i;
+
+	for (i = 0; i < RMA_SIGNALS; i++)
+		if (READ_ONCE(cv[i]) != i + 1)
+			return false;
+	return true;
+}
+
+/*
+ * Fence signals on peer marks are run by the peer's FENCE_DONE: while the
+ * peer's RMAs are held up they wait as entries of the mark table, not as
+ * threads blocked on the peer, and they write once the answers come.
+ * Signals the peer never answers are freed with the endpoint.
+ */
+static void rma_peer_signals_run_on_done(struct kunit *test)
+{
+	struct rma_ctx *ctx = test->priv;
+	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
+	struct scif_rma_req fake = {};
+	u64 *cv = (u64 *)ctx->cbuf;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.c, ctx->cbuf, 1, 0, RW, FIX), 0);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 1, 0, RW, FIX), 0);
+	memset(cv, 0, PAGE_SIZE);
+	hold_rmas(s, &fake);
+	for (i = 0; i < RMA_SIGNALS; i++)
+		KUNIT_ASSERT_EQ(test,
+				scif_fence_signal(c, i * sizeof(u64), i + 1, 0,
+						  0, SCIF_FENCE_INIT_PEER |
+						  SCIF_SIGNAL_LOCAL), 0);
+	KUNIT_EXPECT_EQ(test, nr_my_marks(c), (unsigned int)RMA_SIGNALS);
+	msleep(100);
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(cv[0]), 0ULL);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(cv[RMA_SIGNALS - 1]), 0ULL);
+	release_rmas(test, s, &fake);
+	KUNIT_EXPECT_TRUE(test, settle_until(ctx, marks_answered));
+	KUNIT_EXPECT_TRUE(test, settle_until(ctx, signals_landed));
+	/* Left unanswered at close: freed with the endpoint (kmemleak). */
+	hold_rmas(s, &fake);
+	KUNIT_EXPECT_EQ(test, scif_fence_signal(c, 0, 7, 0, 0,
+						SCIF_FENCE_INIT_PEER |
+						SCIF_SIGNAL_LOCAL), 0);
+	KUNIT_EXPECT_EQ(test, nr_my_marks(c), 1U);
+	spin_lock(&s->rma->ilock);
+	list_del(&fake.list);
+	spin_unlock(&s->rma->ilock);
+}
+
 static int wait_mark(void *arg)
 {
 	struct rma_ctx *ctx = arg;
@@ -650,6 +705,7 @@ static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_unregister_deferred),
 	KUNIT_CASE(rma_fences),
 	KUNIT_CASE(rma_fence_marks_bounded),
+	KUNIT_CASE(rma_peer_signals_run_on_done),
 	KUNIT_CASE(rma_fence_peer_over_cap),
 	KUNIT_CASE(rma_hostile_peer),
 	KUNIT_CASE(rma_close_releases),

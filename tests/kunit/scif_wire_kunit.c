@@ -335,6 +335,34 @@ static void connreq_malformed_and_replayed(struct kunit *test)
 	wire_expect_healthy(test);
 }
 
+/*
+ * A peer flooding a listener with requests gets them refused beyond the
+ * backlog; the refusals are answers, not drops, and nothing is queued
+ * twice. A requester already queued at one listener cannot queue at
+ * another: a requester has one connect in flight.
+ */
+static void connreq_flood_bounded(struct kunit *test)
+{
+	struct wire_ctx *ctx = test->priv;
+	struct scif_wire_msg m;
+	s64 drops = wire_drops(ctx);
+	u64 id;
+
+	for (id = 1; id <= 64; id++) {
+		scif_msg_init(&m, SCIF_MSG_CONNREQ, 0x300000000ULL | id, 0,
+			      4000, ctx->lport, SCIF_RX_RING_SIZE);
+		KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->n.pair, ctx->n.a,
+						      &m, sizeof(m)), 0);
+	}
+	scif_sim_settle(ctx->n.pair);
+	/* The listener of this suite has a backlog of 1. */
+	KUNIT_EXPECT_EQ(test, ctx->l->nreq, 1);
+	KUNIT_EXPECT_EQ(test, wire_drops(ctx), drops);
+	KUNIT_EXPECT_EQ(test,
+			atomic_read(&ctx->n.a->conreqs.nelems), 1);
+	wire_expect_healthy(test);
+}
+
 static void disconnect_replayed(struct kunit *test)
 {
 	struct wire_ctx *ctx = test->priv;
@@ -360,6 +388,7 @@ static struct kunit_case scif_wire_cases[] = {
 	KUNIT_CASE(accept_replayed_and_stray),
 	KUNIT_CASE(reject_out_of_state),
 	KUNIT_CASE(connreq_malformed_and_replayed),
+	KUNIT_CASE(connreq_flood_bounded),
 	KUNIT_CASE(disconnect_replayed),
 	{}
 };

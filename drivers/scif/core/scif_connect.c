@@ -11,12 +11,31 @@
  * does not wait for a peer that gave up.
  */
 #include <linux/errno.h>
+#include <linux/rhashtable.h>
 #include <linux/slab.h>
 
 #include "scif_core.h"
 #include "scif_endpt.h"
 #include "scif_endpt_api.h"
 #include "scif_wire.h"
+
+const struct rhashtable_params scif_conreq_params = {
+	.key_len = sizeof(struct scif_conreq_key),
+	.key_offset = offsetof(struct scif_conreq, key),
+	.head_offset = offsetof(struct scif_conreq, hnode),
+	.automatic_shrinking = true,
+};
+
+/* Take @req off its listener @ep; ep->lock is held. */
+static void scif_conreq_unlink(struct scif_endpt *ep, struct scif_conreq *req)
+{
+	lockdep_assert_held(&ep->lock);
+
+	list_del(&req->list);
+	rhashtable_remove_fast(&ep->si->conreqs, &req->hnode,
+			       scif_conreq_params);
+	ep->nreq--;
+}
 
 static int scif_send_reject(struct scif_instance *si, u16 node, u64 dst_ep,
 			    u16 src_port, u16 dst_port)
@@ -249,8 +268,7 @@ static int scif_accept_dequeue(struct scif_endpt *ep, int flags,
 		req = list_first_entry_or_null(&ep->reqs, struct scif_conreq,
 					       list);
 		if (req) {
-			list_del(&req->list);
-			ep->nreq--;
+			scif_conreq_unlink(ep, req);
 			spin_unlock(&ep->lock);
 			*reqp = req;
 			return 0;
@@ -301,7 +319,7 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 	if (ret)
 		return ret;
 
-	ring = scif_node_ep_ring(si, req->node);
+	ring = scif_node_ep_ring(si, req->key.node);
 	if (!ring) {
 		ret = -ENODEV;
 		goto out;
@@ -319,34 +337,36 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 		scif_close(nep);
 		goto refuse;
 	}
-	chunk = min_t(size_t, scif_node_max_data(si, req->node),
+	chunk = min_t(size_t, scif_node_max_data(si, req->key.node),
 		      SCIF_WIRE_DATA_MAX);
 	spin_lock(&nep->lock);
 	nep->port = ep->port;
-	nep->peer.node = req->node;
+	nep->peer.node = req->key.node;
 	nep->peer.port = req->port;
-	nep->peer_ep = req->ep_id;
+	nep->peer_ep = req->key.ep_id;
 	nep->tx_ring = req->ring;
 	nep->max_chunk = chunk;
 	nep->state = SCIF_EP_CONNECTED;
 	spin_unlock(&nep->lock);
 
-	scif_msg_init(&msg, SCIF_MSG_ACCEPT, nep->id, req->ep_id, ep->port,
+	scif_msg_init(&msg, SCIF_MSG_ACCEPT, nep->id, req->key.ep_id, ep->port,
 		      req->port, nep->rx_size);
-	ret = scif_node_send(si, req->node, &msg, NULL, 0);
+	ret = scif_node_send(si, req->key.node, &msg, NULL, 0);
 	if (ret) {
+		/* Not left waiting: a REJECT ends the requester's connect. */
 		scif_close(nep);
 		ret = -ENODEV;
-		goto out;
+		goto refuse;
 	}
-	peer->node = req->node;
+	peer->node = req->key.node;
 	peer->port = req->port;
 	*newepd = nep;
 	goto out;
 refuse:
-	scif_send_reject(si, req->node, req->ep_id, ep->port, req->port);
+	scif_send_reject(si, req->key.node, req->key.ep_id, ep->port,
+			 req->port);
 out:
-	kfree(req);
+	kfree_rcu(req, rcu);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(scif_accept);
@@ -365,13 +385,15 @@ void scif_listener_shutdown(struct scif_endpt *ep)
 
 	xa_erase(&si->listeners, ep->port);
 	spin_lock(&ep->lock);
-	list_splice_init(&ep->reqs, &reqs);
-	ep->nreq = 0;
+	list_for_each_entry_safe(req, tmp, &ep->reqs, list) {
+		scif_conreq_unlink(ep, req);
+		list_add_tail(&req->list, &reqs);
+	}
 	spin_unlock(&ep->lock);
 	list_for_each_entry_safe(req, tmp, &reqs, list) {
-		scif_send_reject(si, req->node, req->ep_id, ep->port,
+		scif_send_reject(si, req->key.node, req->key.ep_id, ep->port,
 				 req->port);
-		kfree(req);
+		kfree_rcu(req, rcu);
 	}
 }
 
@@ -392,7 +414,11 @@ void scif_connect_node_lost(struct scif_endpt *ep, u16 node)
 	wake_up_all(&ep->wq);
 }
 
-/* CONNREQ: queue the request on the listener of dst_port, or refuse it. */
+/*
+ * CONNREQ: queue the request on the listener of dst_port, or refuse it.
+ * A replay (same requester, still queued) is found in the instance's hash
+ * of requests, not by walking the listener's queue, which may be long.
+ */
 int scif_handle_connreq(struct scif_instance *si, u16 node,
 			const struct scif_wire_msg *msg)
 {
@@ -400,9 +426,9 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 	u16 dport = le16_to_cpu(msg->dst_port);
 	u64 src = le64_to_cpu(msg->src_ep);
 	u32 ring = le32_to_cpu(msg->arg);
-	struct scif_conreq *req, *r;
+	struct scif_conreq *req;
 	struct scif_endpt *ep;
-	int ret = 0;
+	int ret;
 
 	if (!sport || !dport || !src || msg->dst_ep ||
 	    ring < SCIF_WIRE_RING_MIN || ring > SCIF_WIRE_RING_MAX)
@@ -410,9 +436,9 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return -ENOMEM;
-	req->node = node;
+	req->key.node = node;
+	req->key.ep_id = src;
 	req->port = sport;
-	req->ep_id = src;
 	req->ring = ring;
 
 	xa_lock(&si->listeners);
@@ -424,19 +450,29 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 		goto refuse;
 
 	spin_lock(&ep->lock);
-	list_for_each_entry(r, &ep->reqs, list) {
-		if (r->node == node && r->ep_id == src) {
-			/* The same request twice: a replay. */
-			spin_unlock(&ep->lock);
-			scif_ep_put(ep);
-			kfree(req);
-			return -EALREADY;
-		}
-	}
-	if (ep->state != SCIF_EP_LISTENING || ep->nreq >= ep->backlog) {
+	ret = rhashtable_lookup_insert_fast(&si->conreqs, &req->hnode,
+					    scif_conreq_params);
+	if (ret == -EEXIST) {
+		/* The same request twice: a replay. */
 		spin_unlock(&ep->lock);
 		scif_ep_put(ep);
-		goto refuse;
+		kfree(req);
+		return -EALREADY;
+	}
+	if (!ret && (ep->state != SCIF_EP_LISTENING ||
+		     ep->nreq >= ep->backlog)) {
+		rhashtable_remove_fast(&si->conreqs, &req->hnode,
+				       scif_conreq_params);
+		ret = -ECONNREFUSED;
+	}
+	if (ret) {
+		spin_unlock(&ep->lock);
+		scif_ep_put(ep);
+		/* Back to the sender: a full backlog is not a bad message. */
+		ret = ret == -ECONNREFUSED ? 0 : ret;
+		kfree_rcu(req, rcu);
+		scif_send_reject(si, node, src, dport, sport);
+		return ret;
 	}
 	list_add_tail(&req->list, &ep->reqs);
 	ep->nreq++;
@@ -447,7 +483,7 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 refuse:
 	kfree(req);
 	scif_send_reject(si, node, src, dport, sport);
-	return ret;
+	return 0;
 }
 
 /* ACCEPT: the request of dst_ep was accepted by src_ep. */

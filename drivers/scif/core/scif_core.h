@@ -13,6 +13,7 @@
 #include <linux/atomic.h>
 #include <linux/device.h>
 #include <linux/rcupdate.h>
+#include <linux/rhashtable-types.h>
 #include <linux/rwsem.h>
 #include <linux/scif.h>
 #include <linux/types.h>
@@ -84,6 +85,8 @@ struct scif_node {
  * @ep_gen: generation stamped into the next endpoint's id
  * @listeners: listening endpoints, by port (xarray lock, as @eps)
  * @parked: accepted endpoints waiting for scif_epd_claim(), by slot index
+ * @conreqs: connection requests queued on the listeners, by requester
+ *	     (&struct scif_conreq_key); internally locked
  * @nodes_rwsem: held for reading to use @nodes and a node's link (also
  *	 while sending), for writing to add or remove a node
  * @nodes: the node table, by node id
@@ -107,6 +110,7 @@ struct scif_instance {
 	u32 ep_gen;
 	struct xarray listeners;
 	struct xarray parked;
+	struct rhashtable conreqs;
 	struct rw_semaphore nodes_rwsem;
 	struct xarray nodes;
 	char *bus_name;
@@ -169,6 +173,9 @@ void scif_layers_node_lost(struct scif_instance *si, u16 node);
 int scif_layers_rx(struct scif_instance *si, u16 node,
 		   const struct scif_wire_msg *msg, const void *data,
 		   size_t len);
+
+/* core/scif_connect.c */
+extern const struct rhashtable_params scif_conreq_params;
 
 /* core/scif_instance.c */
 struct scif_instance *scif_instance_create(const char *name, u16 self);

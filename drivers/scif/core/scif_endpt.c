@@ -10,6 +10,7 @@
 #include <kunit/visibility.h>
 #include <linux/capability.h>
 #include <linux/err.h>
+#include <linux/moduleparam.h>
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -20,6 +21,12 @@
 #include "scif_endpt_api.h"
 
 #define SCIF_EP_IDX(id)		((u32)(id))
+
+unsigned int scif_max_backlog = SCIF_DEF_BACKLOG;
+module_param_named(max_backlog, scif_max_backlog, uint, 0644);
+MODULE_PARM_DESC(max_backlog,
+		 "Largest listen() backlog, also the bound of a listener's parked accepted endpoints (1..65536, default 4096)");
+EXPORT_SYMBOL_IF_KUNIT(scif_max_backlog);
 
 static const char * const scif_ep_state_names[] = {
 	[SCIF_EP_UNBOUND] = "unbound",
@@ -265,7 +272,10 @@ EXPORT_SYMBOL_GPL(scif_bind);
  * scif_listen() - take connection requests on an endpoint's port
  * @epd: a bound endpoint
  * @backlog: how many requests may wait for scif_accept(); further requests
- *	     are refused. Clamped to 1..%SCIF_MAX_BACKLOG.
+ *	     are refused. Clamped to 1..max_backlog (module parameter,
+ *	     default %SCIF_DEF_BACKLOG, itself clamped to
+ *	     1..%SCIF_MAX_BACKLOG). The same number bounds the accepted
+ *	     endpoints of the listener waiting in scif_epd_park().
  *
  * Return: 0, or -EBADF (@epd invalid), -EINVAL (not bound), -EISCONN
  * (connected, connecting or already listening), -ENOMEM.
@@ -300,7 +310,9 @@ int scif_listen(scif_epd_t epd, int backlog)
 	if (ret)
 		goto out;
 	spin_lock(&ep->lock);
-	ep->backlog = clamp(backlog, 1, SCIF_MAX_BACKLOG);
+	ep->backlog = clamp_t(int, backlog, 1,
+			      clamp_t(unsigned int, READ_ONCE(scif_max_backlog),
+				      1, SCIF_MAX_BACKLOG));
 	ep->state = SCIF_EP_LISTENING;
 	spin_unlock(&ep->lock);
 out:
@@ -320,7 +332,8 @@ static void __scif_unpark(struct scif_instance *si, struct scif_endpt *ep)
 	__xa_erase(&si->parked, SCIF_EP_IDX(ep->id));
 	put_pid(ep->park_owner);
 	ep->park_owner = NULL;
-	ep->park_listener = 0;
+	ep->park_listener->nparked--;
+	ep->park_listener = NULL;
 }
 
 /*
@@ -330,7 +343,8 @@ static void __scif_unpark(struct scif_instance *si, struct scif_endpt *ep)
  * without any lock held; each endpoint is taken out of the table under the
  * xarray lock, then closed without it.
  */
-static void scif_unpark_listener(struct scif_instance *si, u64 listener)
+static void scif_unpark_listener(struct scif_instance *si,
+				 struct scif_endpt *listener)
 {
 	struct scif_endpt *ep;
 	unsigned long idx = 0;
@@ -402,7 +416,7 @@ int scif_close(scif_epd_t epd)
 	mutex_unlock(&ep->mutex);
 	/* Accepted endpoints nobody claimed go with their listener. */
 	if (old == SCIF_EP_LISTENING)
-		scif_unpark_listener(si, ep->id);
+		scif_unpark_listener(si, ep);
 	scif_ep_put(ep);
 	return 0;
 }
@@ -439,10 +453,12 @@ EXPORT_SYMBOL_GPL(scif_epd_flush);
  *
  * Only the thread group of the caller can claim the endpoint. It is closed
  * if it is still parked when @epd is closed, or when its instance is
- * destroyed. On failure @newepd is left to the caller.
+ * destroyed. A listener holds at most its backlog (see scif_listen()) of
+ * parked endpoints. On failure @newepd is left to the caller.
  *
  * Return: 0, or -EBADF, -EINVAL (@epd does not listen, @newepd is parked
- * already), or -ENOMEM.
+ * already), -EMFILE (@epd has its backlog of endpoints parked already), or
+ * -ENOMEM.
  */
 int scif_epd_park(scif_epd_t epd, scif_epd_t newepd, u64 *handle)
 {
@@ -470,15 +486,19 @@ int scif_epd_park(scif_epd_t epd, scif_epd_t newepd, u64 *handle)
 	ret = -EINVAL;
 	xa_lock(&si->parked);
 	/* @park_owner is only set while parked, and only under this lock. */
-	if (listening && !ep->park_owner) {
+	if (listening && !ep->park_owner && lep->nparked >= lep->backlog) {
+		ret = -EMFILE;
+	} else if (listening && !ep->park_owner) {
 		ep->park_owner = owner;
-		ep->park_listener = lep->id;
+		ep->park_listener = lep;
+		lep->nparked++;
 		/* May drop the xarray lock to allocate, never @lep->mutex. */
 		ret = __xa_insert(&si->parked, SCIF_EP_IDX(ep->id), ep,
 				  GFP_KERNEL);
 		if (ret) {
 			ep->park_owner = NULL;
-			ep->park_listener = 0;
+			ep->park_listener = NULL;
+			lep->nparked--;
 			if (ret == -EBUSY)
 				ret = -EINVAL;
 		}

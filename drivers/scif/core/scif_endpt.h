@@ -8,6 +8,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rhashtable-types.h>
 #include <linux/scif.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -18,8 +19,13 @@ struct scif_rma_ep;
 
 /* Receive ring of every connected endpoint (a power of two). */
 #define SCIF_RX_RING_SIZE	(32 * 1024)
-/* Upper bound of a listen() backlog. */
+/*
+ * Hard upper bound of a listen() backlog; the module parameter max_backlog
+ * (scif_max_backlog, default %SCIF_DEF_BACKLOG) sets the bound in force.
+ */
 #define SCIF_MAX_BACKLOG	65536
+#define SCIF_DEF_BACKLOG	4096
+extern unsigned int scif_max_backlog;
 /* How long a blocking connect waits for the listener's node to answer. */
 #define SCIF_CONNECT_TIMEOUT	(30 * HZ)
 
@@ -45,19 +51,39 @@ enum scif_ep_state {
 };
 
 /**
- * struct scif_conreq - a connection request queued on a listener
- * @list: entry in &scif_endpt.reqs
- * @node: node of the requesting endpoint (from the link, not the message)
- * @port: port of the requesting endpoint
+ * struct scif_conreq_key - what names a connection request
  * @ep_id: id of the requesting endpoint on @node
+ * @node: node of the requesting endpoint (from the link, not the message)
+ * @pad: zero, so that the key compares as bytes
+ *
+ * A requester has at most one connect in flight, so the pair is unique
+ * among the requests queued on all listeners of an instance.
+ */
+struct scif_conreq_key {
+	u64 ep_id;
+	u32 node;
+	u32 pad;
+};
+
+/**
+ * struct scif_conreq - a connection request queued on a listener
+ * @list: entry in &scif_endpt.reqs (FIFO order for scif_accept())
+ * @hnode: entry in &scif_instance.conreqs, to find a replay without
+ *	   walking @list
+ * @key: requester's node and endpoint id
+ * @port: port of the requesting endpoint
  * @ring: size of the requester's receive ring
+ * @rcu: frees the request after a grace period (rhashtable rule)
+ *
+ * Both memberships change together under the listener's &scif_endpt.lock.
  */
 struct scif_conreq {
 	struct list_head list;
-	u16 node;
+	struct rhash_head hnode;
+	struct scif_conreq_key key;
 	u16 port;
-	u64 ep_id;
 	u32 ring;
+	struct rcu_head rcu;
 };
 
 /**
@@ -70,8 +96,12 @@ struct scif_conreq {
  *		to the thread group that parked it; only that group may claim
  *		it. Set before the endpoint enters &scif_instance.parked and
  *		released by whoever takes it out again.
- * @park_listener: while parked, the id of the listener it was accepted
- *		   from; closing that listener closes the endpoint
+ * @park_listener: while parked, the listener it was accepted from (no
+ *		   reference: the listener's close takes every endpoint it
+ *		   parked out before the listener can be freed); closing that
+ *		   listener closes the endpoint
+ * @nparked: of a listener, how many endpoints accepted from it are parked
+ *	     (at most its @backlog); under &scif_instance.parked's lock
  * @mutex: serialises the control calls (bind, listen, connect, accept,
  *	   close) of the owner; never taken by message handlers
  * @send_mutex: serialises senders, so that the stream stays in order
@@ -87,7 +117,8 @@ struct scif_conreq {
  * @conn_async: the connect in flight was started without blocking
  * @conn_report: an asynchronous connect completed; the next connect call
  *		 (or poll, as EPOLLOUT) reports it
- * @backlog: maximum number of queued requests of a listener
+ * @backlog: maximum number of queued requests of a listener, and of its
+ *	     accepted endpoints waiting in scif_epd_park()
  * @nreq: number of requests in @reqs
  * @reqs: queued &struct scif_conreq of a listener
  * @rx_ring: receive ring of @rx_size bytes, allocated on connect
@@ -101,6 +132,9 @@ struct scif_conreq {
  * @max_chunk: largest data chunk of one message towards the peer
  * @reset_err: error reported once the queued data of a disconnected endpoint
  *	       is drained (-ECONNRESET, or -ENODEV after node loss)
+ * @reset_local: this side reset the connection (scif_ep_reset()) while the
+ *		 peer's node stayed online: the peer was told, but may not have
+ *		 let go of our windows yet
  * @flush_seq: bumped by scif_epd_flush() to kick out blocked callers
  * @wq: woken on every state, data, credit, request or flush change, and
  *	by the RMA protocol when the peer answers
@@ -113,7 +147,8 @@ struct scif_endpt {
 	struct kref ref;
 	u64 id;
 	struct pid *park_owner;
-	u64 park_listener;
+	struct scif_endpt *park_listener;
+	int nparked;
 	struct mutex mutex;		/* control calls */
 	struct mutex send_mutex;	/* senders */
 	struct mutex recv_mutex;	/* receivers */
@@ -139,6 +174,7 @@ struct scif_endpt {
 	u32 tx_acked;
 	u32 max_chunk;
 	int reset_err;
+	bool reset_local;
 	unsigned int flush_seq;
 	wait_queue_head_t wq;
 	struct scif_rma_ep *rma;
@@ -157,6 +193,7 @@ void scif_listener_shutdown(struct scif_endpt *ep);
 void scif_connect_node_lost(struct scif_endpt *ep, u16 node);
 
 /* core/scif_stream.c */
+void scif_ep_reset(struct scif_endpt *ep, int err);
 void scif_data_shutdown(struct scif_endpt *ep);
 void scif_data_node_lost(struct scif_endpt *ep, u16 node);
 

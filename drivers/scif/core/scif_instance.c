@@ -5,6 +5,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
+#include <linux/rhashtable.h>
 #include <linux/slab.h>
 
 #include "scif_core.h"
@@ -34,6 +35,8 @@ struct scif_instance *scif_instance_create(const char *name, u16 self)
 	if (!si->name)
 		goto free;
 	si->self = self;
+	if (rhashtable_init(&si->conreqs, &scif_conreq_params))
+		goto name;
 	scif_port_space_init(&si->ports);
 	xa_init_flags(&si->eps, XA_FLAGS_ALLOC1);
 	xa_init(&si->listeners);
@@ -53,7 +56,9 @@ layers:
 bus:
 	scif_bus_exit(si);
 ports:
+	rhashtable_destroy(&si->conreqs);
 	scif_port_space_destroy(&si->ports);
+name:
 	kfree(si->name);
 free:
 	kfree(si);
@@ -85,6 +90,9 @@ void scif_instance_destroy(struct scif_instance *si)
 	xa_destroy(&si->eps);
 	xa_destroy(&si->listeners);
 	xa_destroy(&si->parked);
+	/* Closing the listeners emptied it. */
+	WARN_ON(atomic_read(&si->conreqs.nelems));
+	rhashtable_destroy(&si->conreqs);
 	xa_destroy(&si->nodes);
 	scif_port_space_destroy(&si->ports);
 	kfree(si->name);

@@ -28,8 +28,10 @@ struct scif_wire_msg;
  *	  sent over one link must arrive in the order they were sent. Called in
  *	  process context without spinlocks held; it may sleep, but only for a
  *	  bounded time (a full ring is waited for with a timeout, never spun
- *	  on). Returns 0, or -ENODEV if the peer is gone, -ENOMEM, or -EAGAIN
- *	  if the message could not be queued in time.
+ *	  on). Returns 0, or -ENODEV if the peer is gone (a transport that
+ *	  gives up waiting for room declares the peer lost and returns
+ *	  this), -ENOMEM, or -EAGAIN if the message could not be queued in
+ *	  time. The core resets the endpoint a failed message was for.
  */
 struct scif_link_ops {
 	int (*send)(struct scif_link *link, const struct scif_wire_msg *msg,

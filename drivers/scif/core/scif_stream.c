@@ -37,6 +37,48 @@ static int scif_stream_state_err(struct scif_endpt *ep)
 	}
 }
 
+/**
+ * scif_ep_reset() - reset a connection its protocol cannot carry on
+ * @ep: the endpoint
+ * @err: why: the link's error for a message that could not be sent, or
+ *	 -ETIMEDOUT for a peer that did not answer in time
+ *
+ * Neither the stream nor the RMA protocol survives a lost message or a
+ * peer that stopped answering, so the connection is reset on both sides,
+ * never left half-closed: the endpoint
+ * turns disconnected (scif_send() and scif_recv() fail with -ECONNRESET,
+ * or -ENODEV when the link reported the node gone; poll reports
+ * EPOLLHUP), everyone waiting on it is woken, and the peer is sent a
+ * DISCONNECT. A transport fails a send for good only when it declares the
+ * peer node lost (the NTB link after send_timeout_ms), and node loss
+ * resets the peer's side of every connection; otherwise the DISCONNECT
+ * gets through. The RMA layer keeps the endpoint's registered pages pinned
+ * at close while the node stays online (see @reset_local). Sleeps; call
+ * without spinlocks held.
+ */
+void scif_ep_reset(struct scif_endpt *ep, int err)
+{
+	struct scif_wire_msg msg;
+	bool reset;
+
+	spin_lock(&ep->lock);
+	reset = ep->state == SCIF_EP_CONNECTED;
+	if (reset) {
+		ep->state = SCIF_EP_DISCONNECTED;
+		ep->reset_err = err == -ENODEV ? -ENODEV : -ECONNRESET;
+		ep->reset_local = true;
+	}
+	spin_unlock(&ep->lock);
+	wake_up_all(&ep->wq);
+	if (!reset)
+		return;
+	pr_warn_ratelimited("scif %s: connection to node %u reset (%d)\n",
+			    ep->si->name, ep->peer.node, err);
+	scif_msg_init(&msg, SCIF_MSG_DISCONNECT, ep->id, ep->peer_ep, ep->port,
+		      ep->peer.port, 0);
+	scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
+}
+
 /* Room to send, a state change, or a flush. */
 static bool scif_send_ready(struct scif_endpt *ep, unsigned int fseq)
 {
@@ -119,15 +161,11 @@ static int __scif_send(scif_epd_t epd, void *msg, int len, int flags)
 			ret = scif_node_send(ep->si, ep->peer.node, &wmsg,
 					     (u8 *)msg + done, chunk);
 			if (ret) {
-				/* The link is gone; so is the connection. */
+				/* A gap in the stream: reset both sides. */
+				scif_ep_reset(ep, ret);
 				spin_lock(&ep->lock);
-				if (ep->state == SCIF_EP_CONNECTED) {
-					ep->state = SCIF_EP_DISCONNECTED;
-					ep->reset_err = -ENODEV;
-				}
+				ret = scif_stream_state_err(ep);
 				spin_unlock(&ep->lock);
-				wake_up_all(&ep->wq);
-				ret = -ENODEV;
 				break;
 			}
 			done += chunk;
@@ -153,8 +191,9 @@ static int __scif_send(scif_epd_t epd, void *msg, int len, int flags)
  *
  * Return: the number of bytes sent, or -EBADF (@epd invalid), -EINVAL (bad
  * @flags or @len negative), -ENOTCONN (not connected), -ECONNRESET (the
- * peer closed), -ENODEV (the peer's node is lost), -EINTR (signal or
- * scif_epd_flush() before any byte was sent).
+ * peer closed, or a message of the connection could not be sent: see
+ * scif_ep_reset()), -ENODEV (the peer's node is lost), -EINTR
+ * (signal or scif_epd_flush() before any byte was sent).
  */
 int scif_send(scif_epd_t epd, void *msg, int len, int flags)
 {
@@ -199,6 +238,7 @@ static void scif_send_credit(struct scif_endpt *ep)
 	struct scif_wire_msg msg;
 	bool send;
 	u32 read;
+	int ret;
 
 	spin_lock(&ep->lock);
 	send = ep->state == SCIF_EP_CONNECTED && ep->rx_acked != ep->rx_read;
@@ -210,7 +250,10 @@ static void scif_send_credit(struct scif_endpt *ep)
 		return;
 	scif_msg_init(&msg, SCIF_MSG_CREDIT, ep->id, ep->peer_ep, ep->port,
 		      ep->peer.port, read);
-	scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
+	/* A lost credit would leave the peer's sender waiting for ever. */
+	ret = scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
+	if (ret)
+		scif_ep_reset(ep, ret);
 }
 
 static int __scif_recv(scif_epd_t epd, void *msg, int len, int flags)

@@ -122,9 +122,16 @@ static int scif_ntb_send(struct scif_link *link,
 		ret = 0;
 		if (room >= need)
 			break;
-		ret = -EAGAIN;
-		if (time_after(jiffies, deadline))
+		if (time_after(jiffies, deadline)) {
+			/*
+			 * The peer stopped draining its ring: declare it
+			 * lost rather than fail this message alone and
+			 * leave its connection half-closed.
+			 */
+			scif_ntb_peer_broken(p, "peer stopped draining its ring");
+			ret = -ENODEV;
 			break;
+		}
 		trace_scif_ntb_tx_wait(p->node, need, room);
 		/* Ask for a doorbell once the peer has consumed; recheck often. */
 		iowrite32(++p->want_seq, &p->tx_hdr->want);

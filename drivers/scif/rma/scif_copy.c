@@ -259,7 +259,7 @@ static int __scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 	 * stack: an allocation costs more than a small copy.
 	 */
 	if (!by_cpu) {
-		req = kzalloc(sizeof(*req), GFP_KERNEL);
+		req = kzalloc(sizeof(*req), GFP_KERNEL_ACCOUNT);
 		if (!req)
 			return -ENOMEM;
 	}

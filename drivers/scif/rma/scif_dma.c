@@ -39,6 +39,7 @@
 
 #include "../core/scif_core.h"
 #include "scif_dma.h"
+#include "scif_rma.h"
 
 #define SCIF_DMA_MAX_CHANS	4
 /* Largest run given to one descriptor, so that big RMAs use every channel. */
@@ -110,6 +111,25 @@ static unsigned long scif_dma_next_try;
 static bool scif_dma_bad;
 static atomic_t scif_dma_rr = ATOMIC_INIT(0);
 static struct workqueue_struct *scif_dma_wq;
+
+/*
+ * The other work items of the RMA layer (fence signals, frees of windows
+ * released in atomic context, closes asked by the peer). A fence signal
+ * may wait for DMA completions, so these never share scif_dma_wq.
+ * scif_dma_exit() destroys both queues, which waits for every item, so
+ * none runs after the module is gone.
+ */
+static struct workqueue_struct *scif_rma_wq;
+
+/**
+ * scif_rma_queue_work() - queue work on the RMA layer's own work queue
+ * @work: the work; its code lives in scif.ko
+ */
+void scif_rma_queue_work(struct work_struct *work)
+{
+	queue_work(scif_rma_wq, work);
+}
+
 static atomic64_t scif_dma_dma_bytes = ATOMIC64_INIT(0);
 static atomic64_t scif_dma_cpu_bytes = ATOMIC64_INIT(0);
 static atomic64_t scif_dma_failed = ATOMIC64_INIT(0);
@@ -250,7 +270,7 @@ static struct scif_dma_desc *scif_dma_desc_get(struct scif_rma_req *req)
 	struct scif_dma_desc *desc;
 
 	if (!b || b->used == SCIF_DMA_BLOCK_DESCS) {
-		b = kmalloc(sizeof(*b), GFP_KERNEL);
+		b = kmalloc(sizeof(*b), GFP_KERNEL_ACCOUNT);
 		if (!b)
 			return NULL;
 		b->next = req->blocks;
@@ -521,17 +541,27 @@ int scif_dma_init(void)
 	scif_dma_limit = min(dma_channels, SCIF_DMA_MAX_CHANS);
 	scif_dma_next_try = jiffies;
 	scif_dma_wq = alloc_workqueue("scif_dma", WQ_UNBOUND, 0);
-	return scif_dma_wq ? 0 : -ENOMEM;
+	if (!scif_dma_wq)
+		return -ENOMEM;
+	scif_rma_wq = alloc_workqueue("scif_rma", WQ_UNBOUND, WQ_MAX_ACTIVE);
+	if (!scif_rma_wq) {
+		destroy_workqueue(scif_dma_wq);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
  * scif_dma_exit() - release the pool at module unload
  *
- * Every endpoint is closed, so no request is being issued; the work items
- * of requests that finished are waited for.
+ * Every endpoint is closed, so no request is being issued; every work item
+ * queued with scif_rma_queue_work() (finished requests, fence signals,
+ * window frees, peer closes) is waited for.
  */
 void scif_dma_exit(void)
 {
+	/* Fence signals may still wait for DMA completions: them first. */
+	destroy_workqueue(scif_rma_wq);
 	scif_dma_configure(0, 1);
 	destroy_workqueue(scif_dma_wq);
 }

@@ -144,6 +144,44 @@ drop:
 }
 
 /**
+ * struct scif_signal - a fence signal waiting for its mark
+ * @work: runs the writes (and, for a mark on our RMAs, the wait before)
+ * @ep: the endpoint; referenced while @work is queued or running. A
+ *	signal on a peer mark waits in &scif_rma_ep.my_marks as the entry of
+ *	its token, holding no reference: FENCE_DONE queues it, and if the
+ *	answer never comes it is freed with the endpoint.
+ * @mark: the mark
+ * @flags: %SCIF_SIGNAL_LOCAL / %SCIF_SIGNAL_REMOTE
+ * @loff: local offset
+ * @lval: local value
+ * @roff: remote offset
+ * @rval: remote value
+ */
+struct scif_signal {
+	struct work_struct work;
+	struct scif_endpt *ep;
+	int mark;
+	int flags;
+	u64 loff, lval, roff, rval;
+};
+
+static void scif_signal_write(struct scif_signal *s)
+{
+	if (s->flags & SCIF_SIGNAL_LOCAL)
+		scif_rma_local_poke(s->ep, s->loff, s->lval);
+	if (s->flags & SCIF_SIGNAL_REMOTE)
+		scif_rma_poke(s->ep, s->roff, s->rval);
+	scif_ep_put(s->ep);
+	kfree(s);
+}
+
+/* A signal on a peer mark whose FENCE_DONE came: write, nothing to wait. */
+static void scif_signal_done_work(struct work_struct *work)
+{
+	scif_signal_write(container_of(work, struct scif_signal, work));
+}
+
+/**
  * scif_fence_peer_done() - FENCE_DONE: the peer's RMAs covered by our mark
  *			    @token completed
  * @ep: the endpoint
@@ -163,13 +201,29 @@ int scif_fence_peer_done(struct scif_endpt *ep, u32 token)
 	xa_unlock(&rma->my_marks);
 	if (!old)
 		return -EPROTO;
+	if (!xa_is_value(old)) {
+		/* A fence signal's mark: its writes are due now. */
+		struct scif_signal *s = old;
+
+		kref_get(&ep->ref);
+		INIT_WORK(&s->work, scif_signal_done_work);
+		scif_rma_queue_work(&s->work);
+	}
 	wake_up_all(&ep->wq);
 	return 0;
 }
 
-/* Take an INIT_PEER mark: a token in @my_marks, announced in FENCE_REQ. */
-static int scif_mark_peer(struct scif_endpt *ep, int *mark)
+/*
+ * Take an INIT_PEER mark: a token in @my_marks, announced in FENCE_REQ. The
+ * token's entry is @signal, or a value entry for a mark someone may wait
+ * for. On success a signal belongs to the mark (FENCE_DONE may run it
+ * before this returns).
+ */
+static int scif_mark_peer(struct scif_endpt *ep, int *mark,
+			  struct scif_signal *signal)
 {
+	void *entry = signal ? (void *)signal : xa_mk_value(0);
+	bool taken;
 	struct scif_rma_ep *rma = ep->rma;
 	struct xarray *xa = &rma->my_marks;
 	u32 token;
@@ -187,23 +241,26 @@ static int scif_mark_peer(struct scif_endpt *ep, int *mark)
 	 */
 	do {
 		token = ++rma->marks_issued & SCIF_MARK_MASK;
-		ret = __xa_insert(xa, token, xa_mk_value(0),
-				  GFP_KERNEL_ACCOUNT);
+		ret = __xa_insert(xa, token, entry, GFP_KERNEL_ACCOUNT);
 	} while (ret == -EBUSY);
 	if (ret)
 		rma->nr_my_marks--;
 	xa_unlock(xa);
 	if (ret)
 		return ret;
+	*mark = token | SCIF_MARK_PEER;
 	ret = scif_rma_send(ep, SCIF_MSG_FENCE_REQ, token, 0, NULL, 0);
 	if (ret) {
 		xa_lock(xa);
-		if (__xa_erase(xa, token))
+		taken = !__xa_erase(xa, token);
+		if (!taken)
 			rma->nr_my_marks--;
 		xa_unlock(xa);
+		/* A FENCE_DONE (a hostile one) took the signal already. */
+		if (signal && taken)
+			return 0;
 		return ret;
 	}
-	*mark = token | SCIF_MARK_PEER;
 	return 0;
 }
 
@@ -212,7 +269,7 @@ static int scif_mark(struct scif_endpt *ep, int flags, int *mark)
 	struct scif_rma_ep *rma = ep->rma;
 
 	if (flags == SCIF_FENCE_INIT_PEER)
-		return scif_mark_peer(ep, mark);
+		return scif_mark_peer(ep, mark, NULL);
 	spin_lock(&rma->ilock);
 	*mark = rma->seq & SCIF_MARK_MASK;
 	spin_unlock(&rma->ilock);
@@ -288,10 +345,19 @@ static int scif_wait(struct scif_endpt *ep, int mark)
 						scif_self_done(rma, token));
 	if (!scif_peer_token_issued(rma, token))
 		return -EINVAL;
-	/* The peer answers, or its loss resets the endpoint. */
-	ret = wait_event_interruptible(ep->wq, scif_peer_done(ep, token));
-	if (ret)
+	/*
+	 * The peer answers, or its loss resets the endpoint. A peer that
+	 * does neither in time is taken for broken: the connection is reset.
+	 */
+	ret = wait_event_interruptible_timeout(ep->wq,
+					       scif_peer_done(ep, token),
+					       SCIF_RMA_PEER_TIMEOUT);
+	if (ret < 0)
 		return ret;
+	if (!ret) {
+		scif_ep_reset(ep, -ETIMEDOUT);
+		return -ETIMEDOUT;
+	}
 	if (xa_load(&rma->my_marks, token))
 		return scif_rma_ep_usable(ep) ? : -EINVAL;
 	return 0;
@@ -305,7 +371,8 @@ static int scif_wait(struct scif_endpt *ep, int mark)
  * A mark stays valid after it completed: waiting again returns 0 at once.
  *
  * Return: 0, or -EINVAL (not a mark), -EINTR, -ENOTCONN, -ECONNRESET,
- * -ENODEV, -EBADF.
+ * -ENODEV, -EBADF, -ETIMEDOUT (the peer did not answer within
+ * peer_timeout_ms; the connection is reset).
  */
 int scif_fence_wait(scif_epd_t epd, int mark)
 {
@@ -322,37 +389,17 @@ int scif_fence_wait(scif_epd_t epd, int mark)
 }
 EXPORT_SYMBOL_GPL(scif_fence_wait);
 
-/**
- * struct scif_signal - a fence signal waiting for its mark
- * @work: runs the wait and the writes
- * @ep: the endpoint, referenced
- * @mark: the mark
- * @flags: %SCIF_SIGNAL_LOCAL / %SCIF_SIGNAL_REMOTE
- * @loff: local offset
- * @lval: local value
- * @roff: remote offset
- * @rval: remote value
- */
-struct scif_signal {
-	struct work_struct work;
-	struct scif_endpt *ep;
-	int mark;
-	int flags;
-	u64 loff, lval, roff, rval;
-};
-
+/* A signal on a mark of our RMAs: they always complete, wait for them. */
 static void scif_signal_work(struct work_struct *work)
 {
 	struct scif_signal *s = container_of(work, struct scif_signal, work);
-	int ret;
 
-	ret = scif_wait(s->ep, s->mark);
-	if (!ret && s->flags & SCIF_SIGNAL_LOCAL)
-		scif_rma_local_poke(s->ep, s->loff, s->lval);
-	if (!ret && s->flags & SCIF_SIGNAL_REMOTE)
-		scif_rma_poke(s->ep, s->roff, s->rval);
-	scif_ep_put(s->ep);
-	kfree(s);
+	if (scif_wait(s->ep, s->mark)) {
+		scif_ep_put(s->ep);
+		kfree(s);
+		return;
+	}
+	scif_signal_write(s);
 }
 
 /**
@@ -407,6 +454,14 @@ int scif_fence_signal(scif_epd_t epd, off_t loff, u64 lval, off_t roff,
 	s->lval = lval;
 	s->roff = roff;
 	s->rval = rval;
+	s->ep = ep;
+	if (init == SCIF_FENCE_INIT_PEER) {
+		/* Run by FENCE_DONE: no thread waits for the peer. */
+		ret = scif_mark_peer(ep, &s->mark, s);
+		if (ret)
+			kfree(s);
+		return ret;
+	}
 	ret = scif_mark(ep, init, &s->mark);
 	if (ret) {
 		kfree(s);
@@ -422,9 +477,8 @@ int scif_fence_signal(scif_epd_t epd, off_t loff, u64 lval, off_t roff,
 		return ret;
 	}
 	kref_get(&ep->ref);
-	s->ep = ep;
 	INIT_WORK(&s->work, scif_signal_work);
-	queue_work(system_unbound_wq, &s->work);
+	scif_rma_queue_work(&s->work);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(scif_fence_signal);
@@ -436,10 +490,16 @@ EXPORT_SYMBOL_GPL(scif_fence_signal);
 void scif_fence_release(struct scif_rma_ep *rma)
 {
 	struct scif_peer_mark *m, *tmp;
+	unsigned long token;
+	void *entry;
 
 	list_for_each_entry_safe(m, tmp, &rma->peer_marks, list)
 		kfree(m);
 	rma->nr_peer_marks = 0;
+	/* Signals whose FENCE_DONE never came: dropped unwritten. */
+	xa_for_each(&rma->my_marks, token, entry)
+		if (!xa_is_value(entry))
+			kfree(entry);
 	xa_destroy(&rma->my_marks);
 	rma->nr_my_marks = 0;
 }

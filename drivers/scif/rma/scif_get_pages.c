@@ -56,13 +56,14 @@ static void scif_gp_free(struct scif_gp *gp)
 
 static struct scif_gp *scif_gp_alloc(unsigned long nr)
 {
-	struct scif_gp *gp = kzalloc(sizeof(*gp), GFP_KERNEL);
+	struct scif_gp *gp = kzalloc(sizeof(*gp), GFP_KERNEL_ACCOUNT);
 
 	if (!gp)
 		return NULL;
 	gp->range.phys_addr = kvmalloc_array(nr, sizeof(*gp->range.phys_addr),
-					     GFP_KERNEL);
-	gp->range.va = kvmalloc_array(nr, sizeof(*gp->range.va), GFP_KERNEL);
+					     GFP_KERNEL_ACCOUNT);
+	gp->range.va = kvmalloc_array(nr, sizeof(*gp->range.va),
+				      GFP_KERNEL_ACCOUNT);
 	if (!gp->range.phys_addr || !gp->range.va) {
 		kvfree(gp->range.phys_addr);
 		kvfree(gp->range.va);

@@ -141,13 +141,13 @@ int scif_pp_create(void *addr, size_t len, int prot, int map_flags,
 	if (!len || len & ~PAGE_MASK || uaddr & ~PAGE_MASK ||
 	    uaddr + len < uaddr)
 		return -EINVAL;
-	pp = kzalloc(sizeof(*pp), GFP_KERNEL);
+	pp = kzalloc(sizeof(*pp), GFP_KERNEL_ACCOUNT);
 	if (!pp)
 		return -ENOMEM;
 	kref_init(&pp->ref);
 	pp->nr_pages = len >> PAGE_SHIFT;
 	pp->prot = prot;
-	pp->pages = kvcalloc(pp->nr_pages, sizeof(*pp->pages), GFP_KERNEL);
+	pp->pages = kvcalloc(pp->nr_pages, sizeof(*pp->pages), GFP_KERNEL_ACCOUNT);
 	if (!pp->pages) {
 		kfree(pp);
 		return -ENOMEM;

@@ -212,7 +212,7 @@ static struct scif_pincache *scif_pincache_grab(struct scif_rma_ep *rma,
 	mutex_lock(&rma->lock);
 	pc = rma->pcache;
 	if (!pc && create && !rma->closed) {
-		pc = kzalloc(sizeof(*pc), GFP_KERNEL);
+		pc = kzalloc(sizeof(*pc), GFP_KERNEL_ACCOUNT);
 		if (pc) {
 			kref_init(&pc->ref);
 			spin_lock_init(&pc->lock);
@@ -404,7 +404,7 @@ int scif_pincache_get(struct scif_rma_ep *rma, unsigned long start,
 		return 0;
 	}
 	scif_pincache_make_room(pc, nr_pages);
-	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
 	if (e) {
 		e->pc = pc;
 		e->start = start;

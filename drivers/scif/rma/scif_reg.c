@@ -167,13 +167,15 @@ static off_t scif_register_pp(struct scif_endpt *ep,
 
 	ret = scif_win_advertise(ep, win);
 	if (!ret) {
-		left = wait_event_timeout(ep->wq, scif_reg_settled(ep, win),
-					  SCIF_RMA_PEER_TIMEOUT);
+		/* No lock held: a killed caller need not wait for the peer. */
+		left = wait_event_killable_timeout(ep->wq,
+						   scif_reg_settled(ep, win),
+						   SCIF_RMA_PEER_TIMEOUT);
 		mutex_lock(&rma->lock);
 		if (win->state == SCIF_WIN_ACTIVE)
 			ret = 0;
-		else if (win->state == SCIF_WIN_REGISTERING && !left)
-			ret = -EAGAIN;
+		else if (win->state == SCIF_WIN_REGISTERING && left <= 0)
+			ret = left ? -EINTR : -EAGAIN;
 		else if (win->state == SCIF_WIN_REGISTERING)
 			ret = scif_rma_ep_usable(ep);
 		else
@@ -181,7 +183,8 @@ static off_t scif_register_pp(struct scif_endpt *ep,
 		mutex_unlock(&rma->lock);
 	}
 	if (ret) {
-		if (ret == -EAGAIN && !win->reg_err && !scif_rma_ep_usable(ep)) {
+		if ((ret == -EAGAIN || ret == -EINTR) && !win->reg_err &&
+		    !scif_rma_ep_usable(ep)) {
 			/* The peer may hold part of it: unregister properly. */
 			mutex_lock(&rma->lock);
 			win->state = SCIF_WIN_UNREGISTERING;
@@ -252,8 +255,9 @@ EXPORT_SYMBOL_GPL(scif_register_pinned_pages);
  * @map_flags: %SCIF_MAP_FIXED, %SCIF_MAP_KERNEL
  *
  * Return: the offset of the window, or -EINVAL, -EADDRINUSE, -EAGAIN (no
- * room, or the peer did not answer), -ENOMEM (also past RLIMIT_MEMLOCK),
- * -EFAULT, -ENOTCONN, -ECONNRESET, -ENODEV, -EBADF.
+ * room, or the peer did not answer within peer_timeout_ms), -ENOMEM (also
+ * past RLIMIT_MEMLOCK), -EFAULT, -ENOTCONN, -ECONNRESET, -ENODEV, -EBADF,
+ * -EINTR (a fatal signal came while waiting for the peer).
  */
 off_t scif_register(scif_epd_t epd, void *addr, size_t len, off_t offset,
 		    int prot_flags, int map_flags)

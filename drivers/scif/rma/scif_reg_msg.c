@@ -28,18 +28,25 @@
  * @data: payload or NULL
  * @len: payload length, at most the link's chunk size
  *
+ * A message that cannot be sent resets the connection on both sides
+ * (scif_ep_reset()): the protocol has no way to resend it.
+ *
  * Return: 0 or the link's error.
  */
 int scif_rma_send(struct scif_endpt *ep, u8 type, u32 arg, u32 seq,
 		  const void *data, size_t len)
 {
 	struct scif_wire_msg msg;
+	int ret;
 
 	scif_msg_init(&msg, type, ep->id, ep->peer_ep, ep->port,
 		      ep->peer.port, arg);
 	msg.seq = cpu_to_le32(seq);
 	msg.len = cpu_to_le16(len);
-	return scif_node_send(ep->si, ep->peer.node, &msg, data, len);
+	ret = scif_node_send(ep->si, ep->peer.node, &msg, data, len);
+	if (ret)
+		scif_ep_reset(ep, ret);
+	return ret;
 }
 
 /* Sent once the last user of an unregistered peer window is gone. */
@@ -299,7 +306,7 @@ static int scif_rma_peer_close(struct scif_endpt *ep)
 	wake_up_all(&ep->wq);
 	kref_get(&ep->ref);
 	INIT_WORK(&ep->rma->close_work, scif_rma_close_work);
-	queue_work(system_unbound_wq, &ep->rma->close_work);
+	scif_rma_queue_work(&ep->rma->close_work);
 	return 0;
 }
 

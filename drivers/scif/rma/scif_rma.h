@@ -34,6 +34,10 @@ int scif_rma_ep_usable(struct scif_endpt *ep);
 void scif_rma_set_watch(const struct scif_rma_watch *watch);
 void scif_rma_peer_windows_gone(struct scif_endpt *ep);
 
+/* rma/scif_dma.c: the module's work queue */
+struct work_struct;
+void scif_rma_queue_work(struct work_struct *work);
+
 /* rma/scif_pin.c */
 int scif_pp_create(void *addr, size_t len, int prot, int map_flags,
 		   struct scif_pinned_pages **out);

@@ -9,10 +9,18 @@
  * last reference frees it. Messages of the registration and fence protocol
  * reach scif_handle_rma() (rma/scif_reg_msg.c).
  */
+#include <kunit/visibility.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 
 #include "../core/scif_core.h"
 #include "scif_rma.h"
+
+unsigned int scif_rma_peer_timeout_ms = SCIF_RMA_PEER_TIMEOUT_DEF_MS;
+module_param_named(peer_timeout_ms, scif_rma_peer_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(peer_timeout_ms,
+		 "Longest wait for the peer's answer to a registration, unregistration, close or fence (100..600000, default 30000)");
+EXPORT_SYMBOL_IF_KUNIT(scif_rma_peer_timeout_ms);
 
 /*
  * &scif_layer.ep_init: every endpoint gets its RMA state when it is
@@ -90,13 +98,15 @@ static bool scif_rma_close_settled(struct scif_endpt *ep)
  *
  * Waits (bounded) for our RMAs in flight, tells a live peer that has our
  * windows to drop them and waits (bounded) for its answer, then releases
- * every window. Pages of a peer that never answers stay pinned: freeing
- * memory a live peer may still write into would be worse than the leak.
+ * every window. Pages of a peer that never answers stay pinned, and so do
+ * those of a connection this side reset while the peer's node stays
+ * online: freeing memory a live peer may still write into would be worse
+ * than the leak.
  */
 static void scif_rma_ep_close(struct scif_endpt *ep)
 {
 	struct scif_rma_ep *rma = ep->rma;
-	bool handshake;
+	bool handshake, keep;
 	long left = 1;
 
 	mutex_lock(&rma->lock);
@@ -113,7 +123,17 @@ static void scif_rma_ep_close(struct scif_endpt *ep)
 		left = wait_event_timeout(ep->wq, scif_rma_close_settled(ep),
 					  SCIF_RMA_PEER_TIMEOUT);
 	scif_rma_peer_drain(ep);
-	if (!left) {
+	/*
+	 * We reset the connection ourselves (a lost message, the RMA_CLOSE
+	 * above included, or a peer that did not answer) and its node is
+	 * still there: the peer may still use our windows and no longer
+	 * answers for this connection.
+	 */
+	mutex_lock(&rma->lock);
+	keep = !xa_empty(&rma->wins) && READ_ONCE(ep->reset_local) &&
+	       scif_node_online(ep->si, ep->peer.node);
+	mutex_unlock(&rma->lock);
+	if (!left || keep) {
 		pr_warn_ratelimited("scif %s: peer never released the windows of a closed endpoint; keeping them pinned\n",
 				    ep->si->name);
 		return;

@@ -28,6 +28,8 @@
 
 #include <linux/bits.h>
 #include <linux/dma-direction.h>
+#include <linux/jiffies.h>
+#include <linux/minmax.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/maple_tree.h>
@@ -63,8 +65,25 @@ struct scif_wire_msg;
 /* Fence marks are 30-bit numbers; this bit tells INIT_PEER marks apart. */
 #define SCIF_MARK_PEER		BIT(30)
 #define SCIF_MARK_MASK		(SCIF_MARK_PEER - 1)
-/* How long register, unregister and close wait for the peer. */
-#define SCIF_RMA_PEER_TIMEOUT	(30 * HZ)
+/*
+ * How long register, unregister, close and a wait for a peer fence mark
+ * wait for the peer: the module parameter peer_timeout_ms, clamped to
+ * %SCIF_RMA_PEER_TIMEOUT_MIN_MS..%SCIF_RMA_PEER_TIMEOUT_MAX_MS.
+ */
+#define SCIF_RMA_PEER_TIMEOUT_DEF_MS	30000
+#define SCIF_RMA_PEER_TIMEOUT_MIN_MS	100
+#define SCIF_RMA_PEER_TIMEOUT_MAX_MS	600000
+extern unsigned int scif_rma_peer_timeout_ms;
+
+static inline unsigned long scif_rma_peer_timeout(void)
+{
+	return msecs_to_jiffies(clamp_t(unsigned int,
+					READ_ONCE(scif_rma_peer_timeout_ms),
+					SCIF_RMA_PEER_TIMEOUT_MIN_MS,
+					SCIF_RMA_PEER_TIMEOUT_MAX_MS));
+}
+
+#define SCIF_RMA_PEER_TIMEOUT	scif_rma_peer_timeout()
 
 #define SCIF_PROT_MASK		(SCIF_PROT_READ | SCIF_PROT_WRITE)
 

@@ -108,7 +108,7 @@ static void scif_win_release(struct kref *ref)
 	if (in_task())
 		scif_win_free(&win->free_work);
 	else
-		schedule_work(&win->free_work);
+		scif_rma_queue_work(&win->free_work);
 }
 
 /**
