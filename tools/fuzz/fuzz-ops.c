@@ -25,34 +25,53 @@
 #define FZ_KERNEL_ADDR	0xffff888000000000ULL
 #define FZ_NONCANON	0x0000800000001000ULL
 
-static long sys_ioctl(struct fz_thread *t, int fd, unsigned long cmd,
-		      unsigned long arg)
-{
-	long ret;
+/*
+ * How long the signal thread lets a call block before it interrupts it, in
+ * ms. Under TCG a connect takes tens of milliseconds, up to a few hundred
+ * when the node is busy.
+ */
+#define FZ_PATIENCE_MS		500
 
+/* A call that may block starts: the signal thread may now interrupt it. */
+static void call_begin(struct fz_thread *t, long patience)
+{
+	__atomic_store_n(&t->call_patience, patience, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->call_start, fz_now_ms(), __ATOMIC_RELAXED);
+}
+
+static void call_end(struct fz_thread *t)
+{
+	__atomic_store_n(&t->call_start, 0, __ATOMIC_RELAXED);
+}
+
+static long sys_ioctl_wait(struct fz_thread *t, int fd, unsigned long cmd,
+			   unsigned long arg, long patience)
+{
 	unsigned long took, max;
-	long start = fz_now_ms();
+	long ret, start = fz_now_ms();
 	int err;
 
-	__atomic_store_n(&t->call_start, start, __ATOMIC_RELAXED);
+	call_begin(t, patience);
 	ret = ioctl(fd, cmd, arg);
 	err = errno;
-	__atomic_store_n(&t->call_start, 0, __ATOMIC_RELAXED);
+	call_end(t);
 	/* The longest request of the run, and how many took over 5 s. */
 	took = (unsigned long)(fz_now_ms() - start);
 	if (took > 5000)
 		fz_add(&fz_stats->slow_calls, 1);
 	max = __atomic_load_n(&fz_stats->slowest_ms, __ATOMIC_RELAXED);
-	while (took > max &&
-	       !__atomic_compare_exchange_n(&fz_stats->slowest_ms, &max, took,
-					    false, __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED))
-		;
+	fz_max(&fz_stats->slowest_ms, took);
 	if (took >= max)
 		__atomic_store_n(&fz_stats->slowest_op, _IOC_NR(cmd),
 				 __ATOMIC_RELAXED);
 	errno = err;
 	return ret;
+}
+
+static long sys_ioctl(struct fz_thread *t, int fd, unsigned long cmd,
+		      unsigned long arg)
+{
+	return sys_ioctl_wait(t, fd, cmd, arg, FZ_PATIENCE_MS);
 }
 
 static void record(struct fz_thread *t, long ret)
@@ -850,9 +869,9 @@ static void op_mmap(struct fz_thread *t)
 		len = fz_chance(t, 1, 2) ? 0 : (size_t)pick_len(t);
 	if (fz_chance(t, 1, 30))
 		flags |= MAP_POPULATE;
-	__atomic_store_n(&t->call_start, fz_now_ms(), __ATOMIC_RELAXED);
+	call_begin(t, FZ_PATIENCE_MS);
 	a = mmap(NULL, len, prot, flags, fd, off);
-	__atomic_store_n(&t->call_start, 0, __ATOMIC_RELAXED);
+	call_end(t);
 	if (a == MAP_FAILED) {
 		record(t, -1);
 		return;
@@ -979,9 +998,9 @@ static void op_poll(struct fz_thread *t)
 					POLLIN | (fz_chance(t, 1, 2) ? POLLOUT : 0));
 		fds[i].revents = 0;
 	}
-	__atomic_store_n(&t->call_start, fz_now_ms(), __ATOMIC_RELAXED);
+	call_begin(t, FZ_PATIENCE_MS);
 	ret = poll(fds, n, (int)fz_below(t, 20));
-	__atomic_store_n(&t->call_start, 0, __ATOMIC_RELAXED);
+	call_end(t);
 	record(t, ret < 0 ? -1 : 0);
 }
 
@@ -1038,10 +1057,10 @@ static void op_fork(struct fz_thread *t)
 		_exit(0);
 	}
 	record(t, 0);
-	__atomic_store_n(&t->call_start, fz_now_ms(), __ATOMIC_RELAXED);
+	call_begin(t, FZ_PATIENCE_MS);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	__atomic_store_n(&t->call_start, 0, __ATOMIC_RELAXED);
+	call_end(t);
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
 		fz_violation(t->p, "forked child %d ended with status %#x",
 			     pid, st);
@@ -1095,8 +1114,15 @@ static void run_one(struct fz_thread *t, bool child)
 		if (child && !ops[i].in_child)
 			continue;
 		if (r < ops[i].weight) {
+			long start = fz_now_us();
+			unsigned long took;
+
 			fz_cur_op = (int)i;
 			ops[i].fn(t);
+			took = (unsigned long)(fz_now_us() - start);
+			fz_add(&fz_stats->op_runs[i], 1);
+			fz_add(&fz_stats->op_us[i], took);
+			fz_max(&fz_stats->op_max_us[i], took);
 			return;
 		}
 		r -= ops[i].weight;

@@ -88,8 +88,13 @@ struct fz_stats {
 	unsigned long slowest_ms;	/* longest single request */
 	unsigned long slowest_op;
 	unsigned long slow_calls;	/* requests that took over 5 s */
+	unsigned long signals_stuck;	/* of signals: to a call past its patience */
 	/* per operation: [0] successes, [e] failures with errno e (-v) */
 	unsigned long op_err[FZ_NOPS][FZ_NERR];
+	/* per operation: times picked, microseconds spent, the longest (-v) */
+	unsigned long op_runs[FZ_NOPS];
+	unsigned long op_us[FZ_NOPS];
+	unsigned long op_max_us[FZ_NOPS];
 };
 
 extern struct fz_stats *fz_stats;
@@ -164,6 +169,7 @@ struct fz_thread {
 	uint64_t rng;
 	pthread_t tid;
 	long call_start;	/* monotonic ms of the call in progress, or 0 */
+	long call_patience;	/* ms the signal thread lets it block */
 	bool child;		/* running in a forked child: no locks */
 	int in_touch;		/* __atomic_*_n: the SIGSEGV handler reads it */
 	sigjmp_buf touch_jb;
@@ -177,6 +183,8 @@ bool fz_chance(struct fz_thread *t, unsigned int num, unsigned int den);
 uint64_t fz_mix(uint64_t x);
 
 long fz_now_ms(void);
+long fz_now_us(void);
+void fz_max(unsigned long *ctr, unsigned long v);
 void fz_record(struct fz_thread *t, long ret, int err);
 __printf(2, 3)
 void fz_violation(struct fz_proc *p, const char *fmt, ...);

@@ -87,6 +87,25 @@ long fz_now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L + 1;
 }
 
+long fz_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000L + ts.tv_nsec / 1000L;
+}
+
+/* Raise *@ctr to @v if it is lower, atomically. */
+void fz_max(unsigned long *ctr, unsigned long v)
+{
+	unsigned long old = __atomic_load_n(ctr, __ATOMIC_RELAXED);
+
+	while (v > old &&
+	       !__atomic_compare_exchange_n(ctr, &old, v, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
 __thread int fz_cur_op;
 
 void fz_record(struct fz_thread *t, long ret, int err)
@@ -313,30 +332,37 @@ static void *acceptor_thread(void *arg)
 }
 
 /*
- * Interrupts the fuzzing threads: any thread blocked in a call for more
- * than FZ_STUCK_MS, and now and then one at random. Under TCG a connect
- * takes tens of milliseconds: much less and no connection is ever made.
+ * Interrupts the fuzzing threads: any thread blocked in a call for longer
+ * than that call's patience (fuzz-ops.c chooses it per call), and now and
+ * then one at random.
  */
-#define FZ_STUCK_MS	500
-
 static void *signal_thread(void *arg)
 {
 	struct fz_thread *t = arg;
 	struct fz_proc *p = t->p;
 	struct timespec ts = { 0, 3000000 };
-	long start;
+	long start, now;
+	bool stuck;
 	int i;
 
 	while (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
 		nanosleep(&ts, NULL);
+		now = fz_now_ms();
 		for (i = 0; i < p->o->threads; i++) {
-			start = __atomic_load_n(&p->threads[i].call_start,
+			struct fz_thread *w = &p->threads[i];
+
+			start = __atomic_load_n(&w->call_start,
 						__ATOMIC_RELAXED);
-			if ((start && fz_now_ms() - start > FZ_STUCK_MS) ||
-			    fz_chance(t, 1, 1000)) {
-				if (!pthread_kill(p->threads[i].tid, SIGUSR1))
-					fz_add(&fz_stats->signals, 1);
-			}
+			stuck = start && now - start >
+				__atomic_load_n(&w->call_patience,
+						__ATOMIC_RELAXED);
+			if (!stuck && !fz_chance(t, 1, 1000))
+				continue;
+			if (pthread_kill(w->tid, SIGUSR1))
+				continue;
+			fz_add(&fz_stats->signals, 1);
+			if (stuck)
+				fz_add(&fz_stats->signals_stuck, 1);
 		}
 	}
 	return NULL;
@@ -639,10 +665,11 @@ static void print_summary(const struct fz_opts *o, int peer)
 					      " E%d=%lu", e, fz_stats->err[e]);
 	}
 	snprintf(line + n, sizeof(line) - n,
-		 " | connected=%lu accepted=%lu registered=%lu mapped=%lu rma_ok=%lu forks=%lu signals=%lu faults=%lu slowest=%lums(nr %lu) over5s=%lu secs=%ld violations=%lu",
+		 " | connected=%lu accepted=%lu registered=%lu mapped=%lu rma_ok=%lu forks=%lu signals=%lu(stuck %lu) faults=%lu slowest=%lums(nr %lu) over5s=%lu secs=%ld violations=%lu",
 		 fz_stats->connected, fz_stats->accepted, fz_stats->registered,
 		 fz_stats->mapped, fz_stats->rma_ok, fz_stats->forks,
-		 fz_stats->signals, fz_stats->faults, fz_stats->slowest_ms,
+		 fz_stats->signals, fz_stats->signals_stuck, fz_stats->faults,
+		 fz_stats->slowest_ms,
 		 fz_stats->slowest_op, fz_stats->slow_calls,
 		 (fz_now_ms() - t_start) / 1000, fz_stats->violations);
 	printf("%s\n", line);
@@ -656,7 +683,12 @@ static void print_ops(void)
 	int op, e;
 
 	for (op = 0; op < FZ_NOPS && fz_op_name(op); op++) {
-		printf("scif-fuzz op %-10s ok=%lu", fz_op_name(op),
+		unsigned long runs = fz_stats->op_runs[op];
+
+		printf("scif-fuzz op %-10s n=%lu ms=%lu avg_us=%lu max_ms=%lu ok=%lu",
+		       fz_op_name(op), runs, fz_stats->op_us[op] / 1000,
+		       runs ? fz_stats->op_us[op] / runs : 0,
+		       fz_stats->op_max_us[op] / 1000,
 		       fz_stats->op_err[op][0]);
 		for (e = 1; e < FZ_NERR; e++) {
 			if (!fz_stats->op_err[op][e])
