@@ -2,12 +2,14 @@
 /*
  * scif-fuzz: a structured fuzzer of /dev/scif.
  *
- *   scif-fuzz [--seed N] [--calls N] [--threads N] [--procs N]
+ *   scif-fuzz [--seed N] [--calls N] [--threads N] [--light N] [--procs N]
  *             [--peer NODE|auto] [--user UID] [--timeout SEC]
  *             [--port-base PORT] [-v]
  *
- * Forks --procs worker processes of --threads fuzzing threads each and
- * spends --calls operations (over all of them) on random, mostly
+ * Forks --procs worker processes, each of --threads full fuzzing threads
+ * and --light ones that make cheap requests only (the full threads keep the
+ * expensive ones and their blocking waits), and spends --calls operations
+ * (over all of them, taken from one shared count) on random, mostly
  * well-formed use of every request of <linux/scif_ioctl.h>, mmap, munmap,
  * mprotect, poll, dup, close and fork, on loopback connections and, with
  * --peer, on connections to the listeners of the same program on that node.
@@ -262,33 +264,29 @@ static void *fuzz_thread(void *arg)
 	unsigned long i;
 
 	cur = t;
-	for (i = 0; i < t->budget; i++) {
+	for (i = 1; __atomic_sub_fetch(&fz_stats->ops_left, 1,
+				       __ATOMIC_RELAXED) >= 0; i++) {
 		fz_op(t);
-		if (t->idx == 0 && i % 128 == 127)
+		if (t->idx == 0 && i % 128 == 0)
 			fz_check_memory(t->p);
 	}
 	return NULL;
 }
 
-/* Accepts on the process's well-known port and feeds the pool. */
+/*
+ * Accepts on the process's well-known port and feeds the pool. Each new
+ * connection costs its acceptor two registrations, so FZ_ACCEPTORS of them
+ * share the listener: a connect then rarely waits for one to be free.
+ */
 static void *acceptor_thread(void *arg)
 {
 	struct fz_thread *t = arg;
 	struct fz_proc *p = t->p;
 	struct scifioctl_accept req;
-	__u64 port = (__u64)p->o->port_base + p->idx * FZ_PORT_STRIDE;
 	struct pollfd pfd;
-	int lfd, nfd, s, old;
+	int lfd = p->lfd, nfd, s, old;
 
 	cur = t;
-	lfd = open("/dev/scif", O_RDWR);
-	if (lfd < 0 || ioctl(lfd, SCIF_BIND, &port) ||
-	    ioctl(lfd, SCIF_LISTEN, 16)) {
-		fprintf(stderr,
-			"scif-fuzz: worker %d: no listener on port %llu: %s\n",
-			p->idx, (unsigned long long)port, strerror(errno));
-		return NULL;
-	}
 	while (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
 		pfd.fd = lfd;
 		pfd.events = POLLIN;
@@ -323,11 +321,7 @@ static void *acceptor_thread(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (old >= 0)
 			close(old);
-		/* a full pool: let the backlog wait a little */
-		if (old >= 0)
-			usleep(100000);
 	}
-	close(lfd);
 	return NULL;
 }
 
@@ -348,7 +342,7 @@ static void *signal_thread(void *arg)
 	while (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
 		nanosleep(&ts, NULL);
 		now = fz_now_ms();
-		for (i = 0; i < p->o->threads; i++) {
+		for (i = 0; i < p->o->threads + p->o->light; i++) {
 			struct fz_thread *w = &p->threads[i];
 
 			start = __atomic_load_n(&w->call_start,
@@ -442,11 +436,11 @@ static int node_ids(uint16_t *nodes, int len, uint16_t *self)
 
 static void worker(const struct fz_opts *o, int idx, uint16_t self, int peer)
 {
-	struct fz_thread *ts, aux_a, aux_s;
+	struct fz_thread *ts, aux_a[FZ_ACCEPTORS], aux_s;
+	__u64 port = (__u64)o->port_base + idx * FZ_PORT_STRIDE;
 	struct fz_proc p;
-	pthread_t at, st;
-	unsigned long per, extra;
-	int i, s;
+	pthread_t at[FZ_ACCEPTORS], st;
+	int i, s, nt = o->threads + o->light;
 
 	memset(&p, 0, sizeof(p));
 	p.idx = idx;
@@ -467,39 +461,50 @@ static void worker(const struct fz_opts *o, int idx, uint16_t self, int peer)
 	}
 	install_handlers();
 
-	ts = calloc(o->threads, sizeof(*ts));
+	ts = calloc(nt, sizeof(*ts));
 	if (!ts)
 		exit(1);
 	p.threads = ts;
-	per = o->calls / ((unsigned long)o->procs * o->threads);
-	extra = o->calls % ((unsigned long)o->procs * o->threads);
-	for (i = 0; i < o->threads; i++) {
-		unsigned long place = (unsigned long)idx * o->threads + i;
+	for (i = 0; i < nt; i++) {
+		unsigned long place = (unsigned long)idx * nt + i;
 
 		ts[i].p = &p;
 		ts[i].idx = i;
+		ts[i].light = i >= o->threads;
 		ts[i].rng = fz_mix(o->seed ^ fz_mix(((uint64_t)self << 32) |
 						    place)) | 1;
-		ts[i].budget = per + (place < extra);
 	}
-	aux_a = (struct fz_thread){ .p = &p, .idx = -1,
-				    .rng = fz_mix(o->seed + 1 + idx) | 1 };
-	aux_s = (struct fz_thread){ .p = &p, .idx = -2,
+	aux_s = (struct fz_thread){ .p = &p, .idx = -100,
 				    .rng = fz_mix(o->seed + 101 + idx) | 1 };
-	pthread_create(&at, NULL, acceptor_thread, &aux_a);
+	p.lfd = open("/dev/scif", O_RDWR);
+	if (p.lfd < 0 || ioctl(p.lfd, SCIF_BIND, &port) ||
+	    ioctl(p.lfd, SCIF_LISTEN, 16)) {
+		fprintf(stderr,
+			"scif-fuzz: no listener on port %llu (process %d): %s\n",
+			(unsigned long long)port, idx, strerror(errno));
+		exit(1);
+	}
+	for (i = 0; i < FZ_ACCEPTORS; i++) {
+		aux_a[i] = (struct fz_thread){
+			.p = &p, .idx = -1 - i,
+			.rng = fz_mix(o->seed + 1 + idx + 1000 * i) | 1 };
+		pthread_create(&at[i], NULL, acceptor_thread, &aux_a[i]);
+	}
 	/* Let every worker's listener come up before connects start. */
 	usleep(200000);
-	for (i = 0; i < o->threads; i++)
+	for (i = 0; i < nt; i++)
 		if (pthread_create(&ts[i].tid, NULL, fuzz_thread, &ts[i])) {
 			perror("scif-fuzz: pthread_create");
 			exit(1);
 		}
 	pthread_create(&st, NULL, signal_thread, &aux_s);
-	for (i = 0; i < o->threads; i++)
+	for (i = 0; i < nt; i++)
 		pthread_join(ts[i].tid, NULL);
 	__atomic_store_n(&p.stop, 1, __ATOMIC_RELAXED);
 	pthread_join(st, NULL);
-	pthread_join(at, NULL);
+	for (i = 0; i < FZ_ACCEPTORS; i++)
+		pthread_join(at[i], NULL);
+	close(p.lfd);
 
 	fz_check_memory(&p);
 	for (s = 0; s < FZ_SLOTS; s++)
@@ -620,7 +625,7 @@ fail:
 static void print_usage(void)
 {
 	fprintf(stderr,
-		"usage: scif-fuzz [--seed N] [--calls N] [--threads N] [--procs N]\n"
+		"usage: scif-fuzz [--seed N] [--calls N] [--threads N] [--light N] [--procs N]\n"
 		"                 [--peer NODE|auto] [--user UID] [--timeout SEC] [--port-base PORT] [-v]\n");
 	exit(2);
 }
@@ -646,10 +651,10 @@ static void print_summary(const struct fz_opts *o, int peer)
 	int e;
 
 	n = (size_t)snprintf(line, sizeof(line),
-		"scif-fuzz: abi=%d seed=%llu calls=%lu procs=%d threads=%d peer=%d ok=%lu positive=%lu",
+		"scif-fuzz: abi=%d seed=%llu calls=%lu procs=%d threads=%d light=%d peer=%d ok=%lu positive=%lu",
 		(int)sizeof(void *) * 8,
 		(unsigned long long)o->seed, fz_stats->calls, o->procs,
-		o->threads, peer, fz_stats->ok, fz_stats->positive);
+		o->threads, o->light, peer, fz_stats->ok, fz_stats->positive);
 	for (e = 0; e < FZ_NERR && n < sizeof(line) - 64; e++) {
 		const char *name;
 
@@ -685,8 +690,9 @@ static void print_ops(void)
 	for (op = 0; op < FZ_NOPS && fz_op_name(op); op++) {
 		unsigned long runs = fz_stats->op_runs[op];
 
-		printf("scif-fuzz op %-10s n=%lu ms=%lu avg_us=%lu max_ms=%lu ok=%lu",
+		printf("scif-fuzz op %-10s n=%lu ms=%lu cpu_ms=%lu avg_us=%lu max_ms=%lu ok=%lu",
 		       fz_op_name(op), runs, fz_stats->op_us[op] / 1000,
+		       fz_stats->op_cpu_us[op] / 1000,
 		       runs ? fz_stats->op_us[op] / runs : 0,
 		       fz_stats->op_max_us[op] / 1000,
 		       fz_stats->op_err[op][0]);
@@ -729,6 +735,8 @@ int main(int argc, char **argv)
 			o.calls = num(v);
 		else if (!strcmp(a, "--threads"))
 			o.threads = (int)num(v);
+		else if (!strcmp(a, "--light"))
+			o.light = (int)num(v);
 		else if (!strcmp(a, "--procs"))
 			o.procs = (int)num(v);
 		else if (!strcmp(a, "--peer"))
@@ -742,7 +750,8 @@ int main(int argc, char **argv)
 		else
 			print_usage();
 	}
-	if (o.threads < 1 || o.threads > 64 || o.procs < 1 || o.procs > 64 ||
+	if (o.threads < 1 || o.threads > 64 || o.light < 0 || o.light > 64 ||
+	    o.procs < 1 || o.procs > 64 ||
 	    o.port_base < 1024 || o.port_base + o.procs * FZ_PORT_STRIDE > 65535)
 		print_usage();
 
@@ -752,6 +761,7 @@ int main(int argc, char **argv)
 		perror("scif-fuzz: mmap");
 		return 1;
 	}
+	fz_stats->ops_left = (long)o.calls;
 	install_handlers();
 
 	/* Our own node id; with --peer, wait up to a minute for the peer. */
@@ -781,9 +791,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "scif-fuzz: no start barrier with node %d\n",
 			peer);
 	fprintf(stdout,
-		"scif-fuzz starting: node %u peer %d seed %llu calls %lu procs %d threads %d\n",
+		"scif-fuzz starting: node %u peer %d seed %llu calls %lu procs %d threads %d light %d\n",
 		self, peer,
-		(unsigned long long)o.seed, o.calls, o.procs, o.threads);
+		(unsigned long long)o.seed, o.calls, o.procs, o.threads,
+		o.light);
 	fflush(stdout);
 
 	t_start = fz_now_ms();
