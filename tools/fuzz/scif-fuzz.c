@@ -44,6 +44,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -231,11 +232,32 @@ static void on_usr1(int sig)
 	(void)sig;
 }
 
-static void on_fault(int sig)
+static void on_fault(int sig, siginfo_t *si, void *uc)
 {
+	const char *op = fz_op_name(fz_cur_op);
+	unsigned long ip = 0;
+	char buf[256];
+	int n;
+
 	if (cur && __atomic_load_n(&cur->in_touch, __ATOMIC_SEQ_CST))
 		siglongjmp(cur->touch_jb, 1);
-	/* Not ours to catch: die of it, so that the parent reports it. */
+	/*
+	 * Not ours to catch: say where (the binary is static, so addr2line
+	 * on it finds the instruction), then die of it, so that the parent
+	 * reports it.
+	 */
+#if defined(__x86_64__)
+	ip = (unsigned long)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__i386__)
+	ip = (unsigned long)((ucontext_t *)uc)->uc_mcontext.gregs[REG_EIP];
+#endif
+	n = snprintf(buf, sizeof(buf),
+		     "scif-fuzz: pid %d thread %d%s: signal %d code %d at %p, ip %#lx, last op %s\n",
+		     (int)getpid(), cur ? cur->idx : -1000,
+		     cur && cur->light ? " (light)" : "", sig, si->si_code,
+		     si->si_addr, ip, op ? op : "?");
+	if (n > 0 && write(2, buf, (size_t)n) < 0)
+		n = 0;
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -249,8 +271,9 @@ static void install_handlers(void)
 	sa.sa_handler = on_usr1;
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGALRM, &sa, NULL);
-	sa.sa_handler = on_fault;
-	sa.sa_flags = SA_NODEFER;
+	sa.sa_handler = NULL;
+	sa.sa_sigaction = on_fault;
+	sa.sa_flags = SA_NODEFER | SA_SIGINFO;
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
