@@ -351,13 +351,14 @@ static void *acceptor_thread(void *arg)
 /*
  * Interrupts the fuzzing threads: any thread blocked in a call for longer
  * than that call's patience (fuzz-ops.c chooses it per call), and now and
- * then one at random.
+ * then one at random. It looks every 10 ms: each wakeup costs the guest
+ * CPU time that the fuzzing threads need.
  */
 static void *signal_thread(void *arg)
 {
 	struct fz_thread *t = arg;
 	struct fz_proc *p = t->p;
-	struct timespec ts = { 0, 3000000 };
+	struct timespec ts = { 0, 10000000 };
 	long start, now;
 	bool stuck;
 	int i;
@@ -373,7 +374,7 @@ static void *signal_thread(void *arg)
 			stuck = start && now - start >
 				__atomic_load_n(&w->call_patience,
 						__ATOMIC_RELAXED);
-			if (!stuck && !fz_chance(t, 1, 1000))
+			if (!stuck && !fz_chance(t, 3, 1000))
 				continue;
 			if (pthread_kill(w->tid, SIGUSR1))
 				continue;
