@@ -167,6 +167,12 @@ struct fz_proc {
 	int lfd;		/* the listener on the well-known port */
 	char file_name[64];
 	int stop;		/* __atomic_load_n/__atomic_store_n only */
+	/*
+	 * Held by the signal thread around pthread_kill() and by a fuzzing
+	 * thread when it sets its ->done: a thread that is done may be joined
+	 * and its descriptor freed at once, so it must not be signalled.
+	 */
+	pthread_mutex_t kill_lock;
 	struct fz_thread *threads;
 };
 
@@ -179,6 +185,7 @@ struct fz_thread {
 	long call_patience;	/* ms the signal thread lets it block */
 	bool child;		/* running in a forked child: no locks */
 	bool light;		/* draws cheap requests only */
+	bool done;		/* under p->kill_lock */
 	int in_touch;		/* __atomic_*_n: the SIGSEGV handler reads it */
 	sigjmp_buf touch_jb;
 };

@@ -293,6 +293,9 @@ static void *fuzz_thread(void *arg)
 		if (t->idx == 0 && i % 128 == 0)
 			fz_check_memory(t->p);
 	}
+	pthread_mutex_lock(&t->p->kill_lock);
+	t->done = true;
+	pthread_mutex_unlock(&t->p->kill_lock);
 	return NULL;
 }
 
@@ -361,7 +364,7 @@ static void *signal_thread(void *arg)
 	struct timespec ts = { 0, 10000000 };
 	long start, now;
 	bool stuck;
-	int i;
+	int i, ret;
 
 	while (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
 		nanosleep(&ts, NULL);
@@ -376,7 +379,10 @@ static void *signal_thread(void *arg)
 						__ATOMIC_RELAXED);
 			if (!stuck && !fz_chance(t, 3, 1000))
 				continue;
-			if (pthread_kill(w->tid, SIGUSR1))
+			pthread_mutex_lock(&p->kill_lock);
+			ret = w->done ? ESRCH : pthread_kill(w->tid, SIGUSR1);
+			pthread_mutex_unlock(&p->kill_lock);
+			if (ret)
 				continue;
 			fz_add(&fz_stats->signals, 1);
 			if (stuck)
@@ -472,6 +478,7 @@ static void worker(const struct fz_opts *o, int idx, uint16_t self, int peer)
 	p.self = self;
 	p.peer = peer;
 	pthread_mutex_init(&p.lock, NULL);
+	pthread_mutex_init(&p.kill_lock, NULL);
 	for (s = 0; s < FZ_SLOTS; s++)
 		p.slots[s].fd = -1;
 	for (i = 0; i < FZ_KNOWN; i++)
