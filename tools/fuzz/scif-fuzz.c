@@ -747,7 +747,7 @@ int main(int argc, char **argv)
 	};
 	uint16_t nodes[16], self = 0;
 	pid_t *pids;
-	long deadline;
+	long deadline, next_report;
 	int i, n, st, left, peer = -1, slow = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -843,6 +843,7 @@ int main(int argc, char **argv)
 	}
 
 	deadline = o.timeout ? fz_now_ms() + o.timeout * 1000L : 0;
+	next_report = fz_now_ms() + 60000;
 	left = o.procs;
 	while (left) {
 		pid_t pid = waitpid(-1, &st, deadline ? WNOHANG : 0);
@@ -893,6 +894,15 @@ int main(int argc, char **argv)
 		}
 		if (deadline)
 			usleep(100000);
+		if (deadline && fz_now_ms() >= next_report) {
+			/* a long run says how far it got, once a minute */
+			printf("scif-fuzz progress: calls=%lu secs=%ld\n",
+			       __atomic_load_n(&fz_stats->calls,
+					       __ATOMIC_RELAXED),
+			       (fz_now_ms() - t_start) / 1000);
+			fflush(stdout);
+			next_report += 60000;
+		}
 	}
 	if (peer >= 0 && barrier(self, peer, 300))
 		fprintf(stderr, "scif-fuzz: no end barrier with node %d\n",
