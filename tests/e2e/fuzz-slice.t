@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/fuzz_slice.sh" <<'GUEST'
-scif-fuzz --seed 13 --calls 2000 --procs 2 --threads 3 --peer auto \
+scif-fuzz --seed 13 --calls 4000 --procs 2 --threads 3 --light 3 --peer auto \
 	--user 65534 --timeout 150 -v
 GUEST
 "$top/scripts/rig/cluster" -n 2 --mem 512 --timeout 300 \

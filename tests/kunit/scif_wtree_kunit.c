@@ -198,11 +198,30 @@ static void pin_kernel_and_errors(struct kunit *test)
 	vfree(buf);
 }
 
+/*
+ * A length of more pages than the machine has fails with -ENOMEM before any
+ * page array is allocated (scif-fuzz found an unprivileged SCIF_VWRITETO of
+ * a huge length making the kernel try, and warn about, a 1 GiB vmalloc).
+ */
+static void pin_more_than_ram(struct kunit *test)
+{
+	struct scif_pinned_pages *pp = NULL;
+	void *buf = vmalloc(PAGE_SIZE);
+	size_t len = (size_t)(totalram_pages() + 1) << PAGE_SHIFT;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_EXPECT_EQ(test, scif_pin_pages(buf, len, SCIF_PROT_READ,
+					     SCIF_MAP_KERNEL, &pp), -ENOMEM);
+	KUNIT_EXPECT_NULL(test, pp);
+	vfree(buf);
+}
+
 static struct kunit_case scif_wtree_cases[] = {
 	KUNIT_CASE(wtree_fixed_and_overlap),
 	KUNIT_CASE(wtree_placement_and_hint),
 	KUNIT_CASE_SLOW(wtree_many),
 	KUNIT_CASE(pin_kernel_and_errors),
+	KUNIT_CASE(pin_more_than_ram),
 	{}
 };
 

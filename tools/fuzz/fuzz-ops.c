@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -25,34 +26,64 @@
 #define FZ_KERNEL_ADDR	0xffff888000000000ULL
 #define FZ_NONCANON	0x0000800000001000ULL
 
-static long sys_ioctl(struct fz_thread *t, int fd, unsigned long cmd,
-		      unsigned long arg)
-{
-	long ret;
+/*
+ * How long the signal thread lets a call block before it interrupts it, in
+ * ms. A blocking request that waits for the other side (a SCIF_RECV or
+ * SCIF_SEND with SCIF_SEND_BLOCK, a SCIF_ACCEPT_SYNC, a fence wait) is
+ * interrupted after FZ_PATIENCE_MS: what the interruption exercises is the
+ * same at 20 ms as at 500 ms, and a thread that waits is not fuzzing. Under
+ * TCG a connect takes tens of milliseconds, up to a few hundred when the
+ * node is busy, so most connects get FZ_CONNECT_PATIENCE_MS and some
+ * a few milliseconds (interrupted while the connect is in flight).
+ */
+#define FZ_PATIENCE_MS		20
+#define FZ_CONNECT_PATIENCE_MS	500
+/* mmap (MAP_POPULATE) and waiting for a forked child take their time */
+#define FZ_SLOW_PATIENCE_MS	1000
 
+/* A call that may block starts: the signal thread may now interrupt it. */
+static long call_begin(struct fz_thread *t, long patience)
+{
+	long now = fz_now_ms();
+
+	__atomic_store_n(&t->call_patience, patience, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->call_start, now, __ATOMIC_RELAXED);
+	return now;
+}
+
+static void call_end(struct fz_thread *t)
+{
+	__atomic_store_n(&t->call_start, 0, __ATOMIC_RELAXED);
+}
+
+static long sys_ioctl_wait(struct fz_thread *t, int fd, unsigned long cmd,
+			   unsigned long arg, long patience)
+{
 	unsigned long took, max;
-	long start = fz_now_ms();
+	long ret, start;
 	int err;
 
-	__atomic_store_n(&t->call_start, start, __ATOMIC_RELAXED);
+	start = call_begin(t, patience);
 	ret = ioctl(fd, cmd, arg);
 	err = errno;
-	__atomic_store_n(&t->call_start, 0, __ATOMIC_RELAXED);
+	call_end(t);
 	/* The longest request of the run, and how many took over 5 s. */
 	took = (unsigned long)(fz_now_ms() - start);
 	if (took > 5000)
 		fz_add(&fz_stats->slow_calls, 1);
 	max = __atomic_load_n(&fz_stats->slowest_ms, __ATOMIC_RELAXED);
-	while (took > max &&
-	       !__atomic_compare_exchange_n(&fz_stats->slowest_ms, &max, took,
-					    false, __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED))
-		;
+	fz_max(&fz_stats->slowest_ms, took);
 	if (took >= max)
 		__atomic_store_n(&fz_stats->slowest_op, _IOC_NR(cmd),
 				 __ATOMIC_RELAXED);
 	errno = err;
 	return ret;
+}
+
+static long sys_ioctl(struct fz_thread *t, int fd, unsigned long cmd,
+		      unsigned long arg)
+{
+	return sys_ioctl_wait(t, fd, cmd, arg, FZ_PATIENCE_MS);
 }
 
 static void record(struct fz_thread *t, long ret)
@@ -443,6 +474,22 @@ int fz_seed_windows(struct fz_thread *t, int fd)
 	return 0;
 }
 
+/*
+ * A connect to a worker's well-known port is accepted at once by its
+ * acceptor thread: give it time to complete, mostly. Any other listener
+ * accepts only when a fuzzing thread happens to: interrupt it soon.
+ */
+static long connect_patience(struct fz_thread *t, const struct scif_port_id *dst)
+{
+	const struct fz_opts *o = t->p->o;
+	int rel = dst->port - o->port_base;
+
+	if (rel < 0 || rel % FZ_PORT_STRIDE ||
+	    rel / FZ_PORT_STRIDE >= o->procs || fz_chance(t, 1, 4))
+		return 1 + (long)fz_below(t, FZ_PATIENCE_MS);
+	return FZ_CONNECT_PATIENCE_MS;
+}
+
 static void op_connect(struct fz_thread *t)
 {
 	struct scifioctl_connect req;
@@ -461,8 +508,9 @@ static void op_connect(struct fz_thread *t)
 		/* a full pool makes room: the oldest-looking slot goes */
 		add_slot(t, fd, FZ_OPEN, -1);
 	}
-	ret = sys_ioctl(t, fd, SCIF_CONNECT,
-			(unsigned long)arg_ptr(t, &req, sizeof(req)));
+	ret = sys_ioctl_wait(t, fd, SCIF_CONNECT,
+			     (unsigned long)arg_ptr(t, &req, sizeof(req)),
+			     connect_patience(t, &req.peer));
 	record(t, ret);
 	if (!ret) {
 		fz_add(&fz_stats->connected, 1);
@@ -850,9 +898,9 @@ static void op_mmap(struct fz_thread *t)
 		len = fz_chance(t, 1, 2) ? 0 : (size_t)pick_len(t);
 	if (fz_chance(t, 1, 30))
 		flags |= MAP_POPULATE;
-	__atomic_store_n(&t->call_start, fz_now_ms(), __ATOMIC_RELAXED);
+	call_begin(t, FZ_SLOW_PATIENCE_MS);
 	a = mmap(NULL, len, prot, flags, fd, off);
-	__atomic_store_n(&t->call_start, 0, __ATOMIC_RELAXED);
+	call_end(t);
 	if (a == MAP_FAILED) {
 		record(t, -1);
 		return;
@@ -979,9 +1027,9 @@ static void op_poll(struct fz_thread *t)
 					POLLIN | (fz_chance(t, 1, 2) ? POLLOUT : 0));
 		fds[i].revents = 0;
 	}
-	__atomic_store_n(&t->call_start, fz_now_ms(), __ATOMIC_RELAXED);
+	call_begin(t, FZ_PATIENCE_MS + 20);
 	ret = poll(fds, n, (int)fz_below(t, 20));
-	__atomic_store_n(&t->call_start, 0, __ATOMIC_RELAXED);
+	call_end(t);
 	record(t, ret < 0 ? -1 : 0);
 }
 
@@ -1038,19 +1086,27 @@ static void op_fork(struct fz_thread *t)
 		_exit(0);
 	}
 	record(t, 0);
-	__atomic_store_n(&t->call_start, fz_now_ms(), __ATOMIC_RELAXED);
+	call_begin(t, FZ_SLOW_PATIENCE_MS);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	__atomic_store_n(&t->call_start, 0, __ATOMIC_RELAXED);
+	call_end(t);
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
 		fz_violation(t->p, "forked child %d ended with status %#x",
 			     pid, st);
 }
 
+/*
+ * @weight: how often a full thread picks it; @light: how often a light
+ * thread does. Light threads leave out what blocks for long or takes the
+ * address space's lock for writing (fork, mmap, munmap, mprotect, the
+ * pinning of SCIF_REG), what makes connections (connect; open and close,
+ * which churn the pool) and so on: the full threads keep all of it.
+ */
 struct fz_op_entry {
 	const char *name;
 	void (*fn)(struct fz_thread *t);
 	unsigned int weight;
+	unsigned int light;
 	bool in_child;
 };
 
@@ -1058,48 +1114,77 @@ static void op_send(struct fz_thread *t) { op_msg(t, true); }
 static void op_recv(struct fz_thread *t) { op_msg(t, false); }
 
 static const struct fz_op_entry ops[] = {
-	{ "open", op_open,	8, true },
-	{ "close", op_close,	2, true },
-	{ "dup", op_dup,	1, true },
-	{ "nonblock", op_nonblock,	1, true },
-	{ "bind", op_bind,	5, true },
-	{ "listen", op_listen,	3, true },
-	{ "connect", op_connect,	5, true },
-	{ "accept", op_accept,	5, false },
-	{ "acceptreg", op_acceptreg,	1, true },
-	{ "send", op_send,	6, true },
-	{ "recv", op_recv,	6, true },
-	{ "reg", op_reg,	12, true },
-	{ "unreg", op_unreg,	6, true },
-	{ "rma", op_rma,	14, true },
-	{ "node_ids", op_node_ids,	1, true },
-	{ "fence", op_fence,	6, true },
-	{ "mmap", op_mmap,	6, true },
-	{ "munmap", op_munmap,	3, true },
-	{ "mprotect", op_mprotect,	2, true },
-	{ "touch", op_touch,	5, true },
-	{ "poll", op_poll,	3, true },
-	{ "raw", op_raw,	3, true },
-	{ "fork", op_fork,	1, false },
+	{ "open", op_open,		8, 0, true },
+	{ "close", op_close,		2, 0, true },
+	{ "dup", op_dup,		1, 0, true },
+	{ "nonblock", op_nonblock,	1, 2, true },
+	{ "bind", op_bind,		5, 3, true },
+	{ "listen", op_listen,		3, 2, true },
+	{ "connect", op_connect,	5, 0, true },
+	{ "accept", op_accept,		5, 1, false },
+	{ "acceptreg", op_acceptreg,	1, 1, true },
+	{ "send", op_send,		6, 4, true },
+	{ "recv", op_recv,		6, 4, true },
+	{ "reg", op_reg,		12, 0, true },
+	{ "unreg", op_unreg,		6, 3, true },
+	{ "rma", op_rma,		14, 3, true },
+	{ "node_ids", op_node_ids,	1, 3, true },
+	{ "fence", op_fence,		6, 3, true },
+	{ "mmap", op_mmap,		6, 0, true },
+	{ "munmap", op_munmap,		3, 0, true },
+	{ "mprotect", op_mprotect,	2, 0, true },
+	{ "touch", op_touch,		5, 4, true },
+	{ "poll", op_poll,		3, 2, true },
+	{ "raw", op_raw,		3, 5, true },
+	{ "fork", op_fork,		1, 0, false },
 };
+
+static unsigned int op_weight(const struct fz_thread *t, unsigned int i,
+			      bool child)
+{
+	if (child)
+		return ops[i].in_child ? ops[i].weight : 0;
+	return t->light ? ops[i].light : ops[i].weight;
+}
+
+static long cpu_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000L + ts.tv_nsec / 1000L;
+}
 
 static void run_one(struct fz_thread *t, bool child)
 {
-	unsigned int total = 0, r, i;
+	unsigned int total = 0, r, i, w;
 
 	for (i = 0; i < ARRAY_SIZE(ops); i++)
-		if (!child || ops[i].in_child)
-			total += ops[i].weight;
+		total += op_weight(t, i, child);
 	r = (unsigned int)fz_below(t, total);
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
-		if (child && !ops[i].in_child)
-			continue;
-		if (r < ops[i].weight) {
+		w = op_weight(t, i, child);
+		if (r < w && !t->p->o->verbose) {
 			fz_cur_op = (int)i;
 			ops[i].fn(t);
 			return;
 		}
-		r -= ops[i].weight;
+		if (r < w) {
+			/* -v: where the time goes (four more clock reads) */
+			long start = fz_now_us(), cpu = cpu_us();
+			unsigned long took;
+
+			fz_cur_op = (int)i;
+			ops[i].fn(t);
+			took = (unsigned long)(fz_now_us() - start);
+			fz_add(&fz_stats->op_runs[i], 1);
+			fz_add(&fz_stats->op_us[i], took);
+			fz_add(&fz_stats->op_cpu_us[i],
+			       (unsigned long)(cpu_us() - cpu));
+			fz_max(&fz_stats->op_max_us[i], took);
+			return;
+		}
+		r -= w;
 	}
 }
 

@@ -2,8 +2,9 @@
 /*
  * scif-fuzz: shared declarations of the structured /dev/scif fuzzer.
  *
- * One run = P worker processes, each with T fuzzing threads, an acceptor
- * thread and a signal thread. The threads of a process share a pool of
+ * One run = P worker processes, each with T fuzzing threads, L "light"
+ * fuzzing threads (cheap requests only), an acceptor thread and a signal
+ * thread. The threads of a process share a pool of
  * endpoints and of /dev/scif mappings. Counters live in one shared
  * anonymous mapping so that workers and their forked children add to the
  * same totals.
@@ -66,12 +67,15 @@ typedef int64_t fz_off;
 #define FZ_PORT_BASE	2000
 #define FZ_PORT_STRIDE	4
 #define FZ_BARRIER_PORT	3999
+/* Acceptor threads per process, all on its well-known port. */
+#define FZ_ACCEPTORS	2
 
 #define FZ_NERR		256
 #define FZ_NOPS		32
 
 /* Totals over the whole node, in shared memory. */
 struct fz_stats {
+	long ops_left;		/* operations still to start, over the node */
 	unsigned long calls;
 	unsigned long ok;
 	unsigned long positive;
@@ -88,8 +92,14 @@ struct fz_stats {
 	unsigned long slowest_ms;	/* longest single request */
 	unsigned long slowest_op;
 	unsigned long slow_calls;	/* requests that took over 5 s */
+	unsigned long signals_stuck;	/* of signals: to a call past its patience */
 	/* per operation: [0] successes, [e] failures with errno e (-v) */
 	unsigned long op_err[FZ_NOPS][FZ_NERR];
+	/* per operation: times picked, microseconds spent, the longest (-v) */
+	unsigned long op_runs[FZ_NOPS];
+	unsigned long op_us[FZ_NOPS];
+	unsigned long op_max_us[FZ_NOPS];
+	unsigned long op_cpu_us[FZ_NOPS];	/* of it, on a CPU */
 };
 
 extern struct fz_stats *fz_stats;
@@ -128,6 +138,7 @@ struct fz_opts {
 	uint64_t seed;
 	unsigned long calls;
 	int threads;
+	int light;		/* light threads per worker */
 	int procs;
 	int peer;		/* node id, -1: none, -2: find it */
 	int user;		/* uid for odd workers, -1: stay */
@@ -153,8 +164,15 @@ struct fz_proc {
 	char *file_shared;	/* read-only MAP_SHARED view of the file */
 	char *file_private;	/* read-only MAP_PRIVATE view of the file */
 	int file_fd;
+	int lfd;		/* the listener on the well-known port */
 	char file_name[64];
 	int stop;		/* __atomic_load_n/__atomic_store_n only */
+	/*
+	 * Held by the signal thread around pthread_kill() and by a fuzzing
+	 * thread when it sets its ->done: a thread that is done may be joined
+	 * and its descriptor freed at once, so it must not be signalled.
+	 */
+	pthread_mutex_t kill_lock;
 	struct fz_thread *threads;
 };
 
@@ -164,10 +182,12 @@ struct fz_thread {
 	uint64_t rng;
 	pthread_t tid;
 	long call_start;	/* monotonic ms of the call in progress, or 0 */
+	long call_patience;	/* ms the signal thread lets it block */
 	bool child;		/* running in a forked child: no locks */
+	bool light;		/* draws cheap requests only */
+	bool done;		/* under p->kill_lock */
 	int in_touch;		/* __atomic_*_n: the SIGSEGV handler reads it */
 	sigjmp_buf touch_jb;
-	unsigned long budget;
 };
 
 /* Random numbers: one xorshift state per thread, seeded from --seed. */
@@ -177,6 +197,8 @@ bool fz_chance(struct fz_thread *t, unsigned int num, unsigned int den);
 uint64_t fz_mix(uint64_t x);
 
 long fz_now_ms(void);
+long fz_now_us(void);
+void fz_max(unsigned long *ctr, unsigned long v);
 void fz_record(struct fz_thread *t, long ret, int err);
 __printf(2, 3)
 void fz_violation(struct fz_proc *p, const char *fmt, ...);

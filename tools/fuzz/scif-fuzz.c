@@ -2,12 +2,14 @@
 /*
  * scif-fuzz: a structured fuzzer of /dev/scif.
  *
- *   scif-fuzz [--seed N] [--calls N] [--threads N] [--procs N]
+ *   scif-fuzz [--seed N] [--calls N] [--threads N] [--light N] [--procs N]
  *             [--peer NODE|auto] [--user UID] [--timeout SEC]
  *             [--port-base PORT] [-v]
  *
- * Forks --procs worker processes of --threads fuzzing threads each and
- * spends --calls operations (over all of them) on random, mostly
+ * Forks --procs worker processes, each of --threads full fuzzing threads
+ * and --light ones that make cheap requests only (the full threads keep the
+ * expensive ones and their blocking waits), and spends --calls operations
+ * (over all of them, taken from one shared count) on random, mostly
  * well-formed use of every request of <linux/scif_ioctl.h>, mmap, munmap,
  * mprotect, poll, dup, close and fork, on loopback connections and, with
  * --peer, on connections to the listeners of the same program on that node.
@@ -42,6 +44,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -85,6 +88,25 @@ long fz_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L + 1;
+}
+
+long fz_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000L + ts.tv_nsec / 1000L;
+}
+
+/* Raise *@ctr to @v if it is lower, atomically. */
+void fz_max(unsigned long *ctr, unsigned long v)
+{
+	unsigned long old = __atomic_load_n(ctr, __ATOMIC_RELAXED);
+
+	while (v > old &&
+	       !__atomic_compare_exchange_n(ctr, &old, v, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
 }
 
 __thread int fz_cur_op;
@@ -210,11 +232,32 @@ static void on_usr1(int sig)
 	(void)sig;
 }
 
-static void on_fault(int sig)
+static void on_fault(int sig, siginfo_t *si, void *uc)
 {
+	const char *op = fz_op_name(fz_cur_op);
+	unsigned long ip = 0;
+	char buf[256];
+	int n;
+
 	if (cur && __atomic_load_n(&cur->in_touch, __ATOMIC_SEQ_CST))
 		siglongjmp(cur->touch_jb, 1);
-	/* Not ours to catch: die of it, so that the parent reports it. */
+	/*
+	 * Not ours to catch: say where (the binary is static, so addr2line
+	 * on it finds the instruction), then die of it, so that the parent
+	 * reports it.
+	 */
+#if defined(__x86_64__)
+	ip = (unsigned long)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__i386__)
+	ip = (unsigned long)((ucontext_t *)uc)->uc_mcontext.gregs[REG_EIP];
+#endif
+	n = snprintf(buf, sizeof(buf),
+		     "scif-fuzz: pid %d thread %d%s: signal %d code %d at %p, ip %#lx, last op %s\n",
+		     (int)getpid(), cur ? cur->idx : -1000,
+		     cur && cur->light ? " (light)" : "", sig, si->si_code,
+		     si->si_addr, ip, op ? op : "?");
+	if (n > 0 && write(2, buf, (size_t)n) < 0)
+		n = 0;
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -228,8 +271,9 @@ static void install_handlers(void)
 	sa.sa_handler = on_usr1;
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGALRM, &sa, NULL);
-	sa.sa_handler = on_fault;
-	sa.sa_flags = SA_NODEFER;
+	sa.sa_handler = NULL;
+	sa.sa_sigaction = on_fault;
+	sa.sa_flags = SA_NODEFER | SA_SIGINFO;
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
@@ -243,33 +287,32 @@ static void *fuzz_thread(void *arg)
 	unsigned long i;
 
 	cur = t;
-	for (i = 0; i < t->budget; i++) {
+	for (i = 1; __atomic_sub_fetch(&fz_stats->ops_left, 1,
+				       __ATOMIC_RELAXED) >= 0; i++) {
 		fz_op(t);
-		if (t->idx == 0 && i % 128 == 127)
+		if (t->idx == 0 && i % 128 == 0)
 			fz_check_memory(t->p);
 	}
+	pthread_mutex_lock(&t->p->kill_lock);
+	t->done = true;
+	pthread_mutex_unlock(&t->p->kill_lock);
 	return NULL;
 }
 
-/* Accepts on the process's well-known port and feeds the pool. */
+/*
+ * Accepts on the process's well-known port and feeds the pool. Each new
+ * connection costs its acceptor two registrations, so FZ_ACCEPTORS of them
+ * share the listener: a connect then rarely waits for one to be free.
+ */
 static void *acceptor_thread(void *arg)
 {
 	struct fz_thread *t = arg;
 	struct fz_proc *p = t->p;
 	struct scifioctl_accept req;
-	__u64 port = (__u64)p->o->port_base + p->idx * FZ_PORT_STRIDE;
 	struct pollfd pfd;
-	int lfd, nfd, s, old;
+	int lfd = p->lfd, nfd, s, old;
 
 	cur = t;
-	lfd = open("/dev/scif", O_RDWR);
-	if (lfd < 0 || ioctl(lfd, SCIF_BIND, &port) ||
-	    ioctl(lfd, SCIF_LISTEN, 16)) {
-		fprintf(stderr,
-			"scif-fuzz: worker %d: no listener on port %llu: %s\n",
-			p->idx, (unsigned long long)port, strerror(errno));
-		return NULL;
-	}
 	while (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
 		pfd.fd = lfd;
 		pfd.events = POLLIN;
@@ -304,39 +347,46 @@ static void *acceptor_thread(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (old >= 0)
 			close(old);
-		/* a full pool: let the backlog wait a little */
-		if (old >= 0)
-			usleep(100000);
 	}
-	close(lfd);
 	return NULL;
 }
 
 /*
- * Interrupts the fuzzing threads: any thread blocked in a call for more
- * than FZ_STUCK_MS, and now and then one at random. Under TCG a connect
- * takes tens of milliseconds: much less and no connection is ever made.
+ * Interrupts the fuzzing threads: any thread blocked in a call for longer
+ * than that call's patience (fuzz-ops.c chooses it per call), and now and
+ * then one at random. It looks every 10 ms: each wakeup costs the guest
+ * CPU time that the fuzzing threads need.
  */
-#define FZ_STUCK_MS	500
-
 static void *signal_thread(void *arg)
 {
 	struct fz_thread *t = arg;
 	struct fz_proc *p = t->p;
-	struct timespec ts = { 0, 3000000 };
-	long start;
-	int i;
+	struct timespec ts = { 0, 10000000 };
+	long start, now;
+	bool stuck;
+	int i, ret;
 
 	while (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
 		nanosleep(&ts, NULL);
-		for (i = 0; i < p->o->threads; i++) {
-			start = __atomic_load_n(&p->threads[i].call_start,
+		now = fz_now_ms();
+		for (i = 0; i < p->o->threads + p->o->light; i++) {
+			struct fz_thread *w = &p->threads[i];
+
+			start = __atomic_load_n(&w->call_start,
 						__ATOMIC_RELAXED);
-			if ((start && fz_now_ms() - start > FZ_STUCK_MS) ||
-			    fz_chance(t, 1, 1000)) {
-				if (!pthread_kill(p->threads[i].tid, SIGUSR1))
-					fz_add(&fz_stats->signals, 1);
-			}
+			stuck = start && now - start >
+				__atomic_load_n(&w->call_patience,
+						__ATOMIC_RELAXED);
+			if (!stuck && !fz_chance(t, 3, 1000))
+				continue;
+			pthread_mutex_lock(&p->kill_lock);
+			ret = w->done ? ESRCH : pthread_kill(w->tid, SIGUSR1);
+			pthread_mutex_unlock(&p->kill_lock);
+			if (ret)
+				continue;
+			fz_add(&fz_stats->signals, 1);
+			if (stuck)
+				fz_add(&fz_stats->signals_stuck, 1);
 		}
 	}
 	return NULL;
@@ -416,11 +466,11 @@ static int node_ids(uint16_t *nodes, int len, uint16_t *self)
 
 static void worker(const struct fz_opts *o, int idx, uint16_t self, int peer)
 {
-	struct fz_thread *ts, aux_a, aux_s;
+	struct fz_thread *ts, aux_a[FZ_ACCEPTORS], aux_s;
+	__u64 port = (__u64)o->port_base + idx * FZ_PORT_STRIDE;
 	struct fz_proc p;
-	pthread_t at, st;
-	unsigned long per, extra;
-	int i, s;
+	pthread_t at[FZ_ACCEPTORS], st;
+	int i, s, nt = o->threads + o->light;
 
 	memset(&p, 0, sizeof(p));
 	p.idx = idx;
@@ -428,6 +478,7 @@ static void worker(const struct fz_opts *o, int idx, uint16_t self, int peer)
 	p.self = self;
 	p.peer = peer;
 	pthread_mutex_init(&p.lock, NULL);
+	pthread_mutex_init(&p.kill_lock, NULL);
 	for (s = 0; s < FZ_SLOTS; s++)
 		p.slots[s].fd = -1;
 	for (i = 0; i < FZ_KNOWN; i++)
@@ -441,39 +492,50 @@ static void worker(const struct fz_opts *o, int idx, uint16_t self, int peer)
 	}
 	install_handlers();
 
-	ts = calloc(o->threads, sizeof(*ts));
+	ts = calloc(nt, sizeof(*ts));
 	if (!ts)
 		exit(1);
 	p.threads = ts;
-	per = o->calls / ((unsigned long)o->procs * o->threads);
-	extra = o->calls % ((unsigned long)o->procs * o->threads);
-	for (i = 0; i < o->threads; i++) {
-		unsigned long place = (unsigned long)idx * o->threads + i;
+	for (i = 0; i < nt; i++) {
+		unsigned long place = (unsigned long)idx * nt + i;
 
 		ts[i].p = &p;
 		ts[i].idx = i;
+		ts[i].light = i >= o->threads;
 		ts[i].rng = fz_mix(o->seed ^ fz_mix(((uint64_t)self << 32) |
 						    place)) | 1;
-		ts[i].budget = per + (place < extra);
 	}
-	aux_a = (struct fz_thread){ .p = &p, .idx = -1,
-				    .rng = fz_mix(o->seed + 1 + idx) | 1 };
-	aux_s = (struct fz_thread){ .p = &p, .idx = -2,
+	aux_s = (struct fz_thread){ .p = &p, .idx = -100,
 				    .rng = fz_mix(o->seed + 101 + idx) | 1 };
-	pthread_create(&at, NULL, acceptor_thread, &aux_a);
+	p.lfd = open("/dev/scif", O_RDWR);
+	if (p.lfd < 0 || ioctl(p.lfd, SCIF_BIND, &port) ||
+	    ioctl(p.lfd, SCIF_LISTEN, 16)) {
+		fprintf(stderr,
+			"scif-fuzz: no listener on port %llu (process %d): %s\n",
+			(unsigned long long)port, idx, strerror(errno));
+		exit(1);
+	}
+	for (i = 0; i < FZ_ACCEPTORS; i++) {
+		aux_a[i] = (struct fz_thread){
+			.p = &p, .idx = -1 - i,
+			.rng = fz_mix(o->seed + 1 + idx + 1000 * i) | 1 };
+		pthread_create(&at[i], NULL, acceptor_thread, &aux_a[i]);
+	}
 	/* Let every worker's listener come up before connects start. */
 	usleep(200000);
-	for (i = 0; i < o->threads; i++)
+	for (i = 0; i < nt; i++)
 		if (pthread_create(&ts[i].tid, NULL, fuzz_thread, &ts[i])) {
 			perror("scif-fuzz: pthread_create");
 			exit(1);
 		}
 	pthread_create(&st, NULL, signal_thread, &aux_s);
-	for (i = 0; i < o->threads; i++)
+	for (i = 0; i < nt; i++)
 		pthread_join(ts[i].tid, NULL);
 	__atomic_store_n(&p.stop, 1, __ATOMIC_RELAXED);
 	pthread_join(st, NULL);
-	pthread_join(at, NULL);
+	for (i = 0; i < FZ_ACCEPTORS; i++)
+		pthread_join(at[i], NULL);
+	close(p.lfd);
 
 	fz_check_memory(&p);
 	for (s = 0; s < FZ_SLOTS; s++)
@@ -594,7 +656,7 @@ fail:
 static void print_usage(void)
 {
 	fprintf(stderr,
-		"usage: scif-fuzz [--seed N] [--calls N] [--threads N] [--procs N]\n"
+		"usage: scif-fuzz [--seed N] [--calls N] [--threads N] [--light N] [--procs N]\n"
 		"                 [--peer NODE|auto] [--user UID] [--timeout SEC] [--port-base PORT] [-v]\n");
 	exit(2);
 }
@@ -620,10 +682,10 @@ static void print_summary(const struct fz_opts *o, int peer)
 	int e;
 
 	n = (size_t)snprintf(line, sizeof(line),
-		"scif-fuzz: abi=%d seed=%llu calls=%lu procs=%d threads=%d peer=%d ok=%lu positive=%lu",
+		"scif-fuzz: abi=%d seed=%llu calls=%lu procs=%d threads=%d light=%d peer=%d ok=%lu positive=%lu",
 		(int)sizeof(void *) * 8,
 		(unsigned long long)o->seed, fz_stats->calls, o->procs,
-		o->threads, peer, fz_stats->ok, fz_stats->positive);
+		o->threads, o->light, peer, fz_stats->ok, fz_stats->positive);
 	for (e = 0; e < FZ_NERR && n < sizeof(line) - 64; e++) {
 		const char *name;
 
@@ -639,10 +701,11 @@ static void print_summary(const struct fz_opts *o, int peer)
 					      " E%d=%lu", e, fz_stats->err[e]);
 	}
 	snprintf(line + n, sizeof(line) - n,
-		 " | connected=%lu accepted=%lu registered=%lu mapped=%lu rma_ok=%lu forks=%lu signals=%lu faults=%lu slowest=%lums(nr %lu) over5s=%lu secs=%ld violations=%lu",
+		 " | connected=%lu accepted=%lu registered=%lu mapped=%lu rma_ok=%lu forks=%lu signals=%lu(stuck %lu) faults=%lu slowest=%lums(nr %lu) over5s=%lu secs=%ld violations=%lu",
 		 fz_stats->connected, fz_stats->accepted, fz_stats->registered,
 		 fz_stats->mapped, fz_stats->rma_ok, fz_stats->forks,
-		 fz_stats->signals, fz_stats->faults, fz_stats->slowest_ms,
+		 fz_stats->signals, fz_stats->signals_stuck, fz_stats->faults,
+		 fz_stats->slowest_ms,
 		 fz_stats->slowest_op, fz_stats->slow_calls,
 		 (fz_now_ms() - t_start) / 1000, fz_stats->violations);
 	printf("%s\n", line);
@@ -656,7 +719,13 @@ static void print_ops(void)
 	int op, e;
 
 	for (op = 0; op < FZ_NOPS && fz_op_name(op); op++) {
-		printf("scif-fuzz op %-10s ok=%lu", fz_op_name(op),
+		unsigned long runs = fz_stats->op_runs[op];
+
+		printf("scif-fuzz op %-10s n=%lu ms=%lu cpu_ms=%lu avg_us=%lu max_ms=%lu ok=%lu",
+		       fz_op_name(op), runs, fz_stats->op_us[op] / 1000,
+		       fz_stats->op_cpu_us[op] / 1000,
+		       runs ? fz_stats->op_us[op] / runs : 0,
+		       fz_stats->op_max_us[op] / 1000,
 		       fz_stats->op_err[op][0]);
 		for (e = 1; e < FZ_NERR; e++) {
 			if (!fz_stats->op_err[op][e])
@@ -678,7 +747,7 @@ int main(int argc, char **argv)
 	};
 	uint16_t nodes[16], self = 0;
 	pid_t *pids;
-	long deadline;
+	long deadline, next_report;
 	int i, n, st, left, peer = -1, slow = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -697,6 +766,8 @@ int main(int argc, char **argv)
 			o.calls = num(v);
 		else if (!strcmp(a, "--threads"))
 			o.threads = (int)num(v);
+		else if (!strcmp(a, "--light"))
+			o.light = (int)num(v);
 		else if (!strcmp(a, "--procs"))
 			o.procs = (int)num(v);
 		else if (!strcmp(a, "--peer"))
@@ -710,7 +781,8 @@ int main(int argc, char **argv)
 		else
 			print_usage();
 	}
-	if (o.threads < 1 || o.threads > 64 || o.procs < 1 || o.procs > 64 ||
+	if (o.threads < 1 || o.threads > 64 || o.light < 0 || o.light > 64 ||
+	    o.procs < 1 || o.procs > 64 ||
 	    o.port_base < 1024 || o.port_base + o.procs * FZ_PORT_STRIDE > 65535)
 		print_usage();
 
@@ -720,6 +792,7 @@ int main(int argc, char **argv)
 		perror("scif-fuzz: mmap");
 		return 1;
 	}
+	fz_stats->ops_left = (long)o.calls;
 	install_handlers();
 
 	/* Our own node id; with --peer, wait up to a minute for the peer. */
@@ -749,9 +822,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "scif-fuzz: no start barrier with node %d\n",
 			peer);
 	fprintf(stdout,
-		"scif-fuzz starting: node %u peer %d seed %llu calls %lu procs %d threads %d\n",
+		"scif-fuzz starting: node %u peer %d seed %llu calls %lu procs %d threads %d light %d\n",
 		self, peer,
-		(unsigned long long)o.seed, o.calls, o.procs, o.threads);
+		(unsigned long long)o.seed, o.calls, o.procs, o.threads,
+		o.light);
 	fflush(stdout);
 
 	t_start = fz_now_ms();
@@ -769,6 +843,7 @@ int main(int argc, char **argv)
 	}
 
 	deadline = o.timeout ? fz_now_ms() + o.timeout * 1000L : 0;
+	next_report = fz_now_ms() + 60000;
 	left = o.procs;
 	while (left) {
 		pid_t pid = waitpid(-1, &st, deadline ? WNOHANG : 0);
@@ -819,6 +894,15 @@ int main(int argc, char **argv)
 		}
 		if (deadline)
 			usleep(100000);
+		if (deadline && fz_now_ms() >= next_report) {
+			/* a long run says how far it got, once a minute */
+			printf("scif-fuzz progress: calls=%lu secs=%ld\n",
+			       __atomic_load_n(&fz_stats->calls,
+					       __ATOMIC_RELAXED),
+			       (fz_now_ms() - t_start) / 1000);
+			fflush(stdout);
+			next_report += 60000;
+		}
 	}
 	if (peer >= 0 && barrier(self, peer, 300))
 		fprintf(stderr, "scif-fuzz: no end barrier with node %d\n",

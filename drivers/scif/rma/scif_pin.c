@@ -126,13 +126,14 @@ static int scif_pin_kernel(struct scif_pinned_pages *pp, unsigned long addr)
  * @map_flags: 0 or %SCIF_MAP_KERNEL
  * @out: set to the new set, with one reference
  *
- * Return: 0, or -EINVAL (bad flags or alignment), -ENOMEM (no memory, or
- * over RLIMIT_MEMLOCK), -EFAULT (the range is not mapped).
+ * Return: 0, or -EINVAL (bad flags or alignment), -ENOMEM (no memory, more
+ * pages than the machine has, or over RLIMIT_MEMLOCK), -EFAULT (the range
+ * is not mapped).
  */
 int scif_pp_create(void *addr, size_t len, int prot, int map_flags,
 		   struct scif_pinned_pages **out)
 {
-	unsigned long uaddr = (unsigned long)addr;
+	unsigned long uaddr = (unsigned long)addr, nr_pages;
 	struct scif_pinned_pages *pp;
 	int ret;
 
@@ -141,25 +142,39 @@ int scif_pp_create(void *addr, size_t len, int prot, int map_flags,
 	if (!len || len & ~PAGE_MASK || uaddr & ~PAGE_MASK ||
 	    uaddr + len < uaddr)
 		return -EINVAL;
+	/*
+	 * @len comes from the user: no more pages than the machine has, and
+	 * the RLIMIT_MEMLOCK charge before the page array, so that a huge
+	 * @len fails at once instead of asking for (and warning about) a
+	 * page array of gigabytes.
+	 */
+	nr_pages = len >> PAGE_SHIFT;
+	if (nr_pages > totalram_pages())
+		return -ENOMEM;
 	pp = kzalloc(sizeof(*pp), GFP_KERNEL_ACCOUNT);
 	if (!pp)
 		return -ENOMEM;
 	kref_init(&pp->ref);
-	pp->nr_pages = len >> PAGE_SHIFT;
 	pp->prot = prot;
-	pp->pages = kvcalloc(pp->nr_pages, sizeof(*pp->pages), GFP_KERNEL_ACCOUNT);
+	if (!(map_flags & SCIF_MAP_KERNEL)) {
+		ret = scif_pin_charge(pp, nr_pages);
+		if (ret) {
+			kfree(pp);
+			return ret;
+		}
+	}
+	pp->pages = kvcalloc(nr_pages, sizeof(*pp->pages),
+			     GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!pp->pages) {
-		kfree(pp);
+		scif_pp_put(pp);
 		return -ENOMEM;
 	}
+	pp->nr_pages = nr_pages;
 	if (map_flags & SCIF_MAP_KERNEL) {
 		ret = scif_pin_kernel(pp, uaddr);
 	} else {
-		ret = scif_pin_charge(pp, pp->nr_pages);
-		if (!ret) {
-			ret = scif_pin_user(pp, uaddr);
-			pp->user = !ret;
-		}
+		ret = scif_pin_user(pp, uaddr);
+		pp->user = !ret;
 	}
 	if (ret) {
 		pp->nr_pages = 0;
