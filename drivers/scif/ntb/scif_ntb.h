@@ -205,13 +205,12 @@ struct scif_ntb_peer {
  * @port: our port number
  * @db_self: doorbell bit peers ring to reach us, or 0 (polling)
  * @region_size: bytes of each peer region (header and ring)
- * @wq: runs the peers' @rx_work; per CPU and high priority, so that the
- *	work runs right after the doorbell on the CPU that took it: handing
- *	it to another CPU costs a wakeup of that CPU (Documentation/
- *	benchmarks.rst, "Where the time goes"); CPU intensive, so that a long
- *	drain does not hold up the other high-priority work of that CPU
- * @poll_wq: runs the peers' @poll_work; unbound, as a polling work item
- *	     runs for long and must not hold up other work of its CPU
+ * @wq: runs the peers' @rx_work and @poll_work; unbound, as a polling
+ *	work item runs for long and must not hold up other work of its CPU
+ * @local_wq: runs @rx_work instead when rx_local is set: per CPU, so that
+ *	the work runs right after the doorbell on the CPU that took it
+ *	(Documentation/benchmarks.rst, "Where the time goes"); CPU intensive,
+ *	so that a long drain does not hold up the other work of that CPU
  * @link_work: turns NTB link events into peer state changes
  * @poll_timer: in polling mode, kicks every peer's receive work
  * @poll_ns: its period, 0 if doorbells are used
@@ -226,7 +225,7 @@ struct scif_ntb_dev {
 	u64 db_self;
 	size_t region_size;
 	struct workqueue_struct *wq;
-	struct workqueue_struct *poll_wq;
+	struct workqueue_struct *local_wq;
 	struct work_struct link_work;
 	struct hrtimer poll_timer;
 	u64 poll_ns;
@@ -254,6 +253,7 @@ void scif_ntb_peer_broken(struct scif_ntb_peer *p, const char *why);
 /* scif_ntb_main.c: module parameters */
 extern unsigned int scif_ntb_send_timeout_ms;
 extern unsigned int scif_ntb_busy_poll_us;
+extern bool scif_ntb_rx_local;
 extern bool scif_ntb_allow_flat;
 extern unsigned int scif_ntb_ep_ring_kb;
 

@@ -43,6 +43,10 @@ bool scif_ntb_allow_flat = true;
 module_param_named(allow_flat, scif_ntb_allow_flat, bool, 0644);
 MODULE_PARM_DESC(allow_flat, "Accept a peer whose inbound window maps all of this host's memory without an IOMMU between them (default Y; N refuses such links)");
 
+bool scif_ntb_rx_local;
+module_param_named(rx_local, scif_ntb_rx_local, bool, 0644);
+MODULE_PARM_DESC(rx_local, "Drain a peer's ring on the CPU that took its doorbell (experimental, default N: any CPU)");
+
 unsigned int scif_ntb_busy_poll_us;
 module_param_named(busy_poll_us, scif_ntb_busy_poll_us, uint, 0644);
 MODULE_PARM_DESC(busy_poll_us, "Keep polling the ring from a peer this long after a message to or from it, in microseconds, trading a CPU for latency (default 0: wait for doorbells)");
@@ -185,8 +189,8 @@ static void scif_ntb_free(struct scif_ntb_dev *nd, int n)
 {
 	while (n--)
 		scif_ntb_peer_free(nd, n);
-	if (nd->poll_wq)
-		destroy_workqueue(nd->poll_wq);
+	if (nd->local_wq)
+		destroy_workqueue(nd->local_wq);
 	if (nd->wq)
 		destroy_workqueue(nd->wq);
 	kfree(nd);
@@ -249,11 +253,11 @@ static int scif_ntb_probe(struct ntb_client *client, struct ntb_dev *ntb)
 	INIT_WORK(&nd->link_work, scif_ntb_link_work);
 	hrtimer_init(&nd->poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	nd->poll_timer.function = scif_ntb_poll;
-	nd->wq = alloc_workqueue("scif_ntb_%s", WQ_HIGHPRI | WQ_CPU_INTENSIVE, 0,
+	nd->wq = alloc_workqueue("scif_ntb_%s", WQ_UNBOUND, 0,
 				 dev_name(&ntb->dev));
-	nd->poll_wq = alloc_workqueue("scif_ntb_poll_%s", WQ_UNBOUND, 0,
-				      dev_name(&ntb->dev));
-	if (!nd->wq || !nd->poll_wq) {
+	nd->local_wq = alloc_workqueue("scif_ntb_local_%s", WQ_CPU_INTENSIVE,
+				       0, dev_name(&ntb->dev));
+	if (!nd->wq || !nd->local_wq) {
 		scif_ntb_free(nd, 0);
 		return -ENOMEM;
 	}

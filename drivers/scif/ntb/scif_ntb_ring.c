@@ -69,7 +69,8 @@ void scif_ntb_ring_peer(struct scif_ntb_peer *p)
 void scif_ntb_kick(struct scif_ntb_peer *p)
 {
 	if (READ_ONCE(p->state) == SCIF_NTB_UP && !READ_ONCE(p->dead))
-		queue_work(p->nd->wq, &p->rx_work);
+		queue_work(READ_ONCE(scif_ntb_rx_local) ? p->nd->local_wq :
+			   p->nd->wq, &p->rx_work);
 }
 
 /*
@@ -258,7 +259,7 @@ void scif_ntb_busy_until(struct scif_ntb_peer *p)
 	smp_mb();
 	if (!READ_ONCE(p->busy) && READ_ONCE(p->state) == SCIF_NTB_UP &&
 	    !READ_ONCE(p->dead))
-		queue_work(p->nd->poll_wq, &p->poll_work);
+		queue_work(p->nd->wq, &p->poll_work);
 }
 
 /*
@@ -294,8 +295,9 @@ static bool scif_ntb_rx_live(struct scif_ntb_peer *p)
  * scif_ntb_rx_work() - drain our ring from one peer after a doorbell
  * @work: &scif_ntb_peer.rx_work
  *
- * Runs on the CPU that took the doorbell (see &scif_ntb_dev.wq) and makes
- * one pass; busy polling, when enabled, continues in scif_ntb_poll_work().
+ * Makes one pass; busy polling, when enabled, continues in
+ * scif_ntb_poll_work(). Switching rx_local at run time may leave an
+ * instance queued on each workqueue: rx_mutex keeps their passes apart.
  */
 void scif_ntb_rx_work(struct work_struct *work)
 {
