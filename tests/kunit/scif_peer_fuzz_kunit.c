@@ -47,7 +47,7 @@ MODULE_PARM_DESC(peer_fuzz_seed, "seed of the peer fuzzer's generator");
 /* Pages of each registered window. */
 #define PF_WIN_PAGES	2
 /* Messages per round, between two rebuilds of the live state. */
-#define PF_ROUND	512
+#define PF_ROUND	1024
 /* Messages injected between two waits for the link to drain. */
 #define PF_BURST	32
 /* Messages remembered for replays. */

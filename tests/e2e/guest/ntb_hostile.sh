@@ -35,7 +35,11 @@ until dmesg | grep -q 'scif_ntb_hostile: done:'; do
 	t=$((t + 1))
 	[ "$t" -lt 5400 ] || { echo "hostile: no end after $t s"; exit 1; }
 done
-dmesg | grep 'scif_ntb_hostile: done:' | sed 's/^\[[^]]*\] //'
+line=$(dmesg | grep 'scif_ntb_hostile: done:' | sed 's/^\[[^]]*\] //')
+echo "$line"
+# A handshake that failed ends the attack early: that is a failure.
+sent=$(echo "$line" | sed -n 's/.*done: \([0-9]*\) messages.*/\1/p')
+[ "$sent" = "$msgs" ] || { echo "hostile: only $sent of $msgs messages"; exit 1; }
 echo "hostile: attack took about $t s"
 rmmod scif_ntb_hostile
 modprobe scif_ntb
