@@ -168,9 +168,23 @@ static bool hs_victim_same(struct hs_dev *hs)
 static int hs_session(struct hs_dev *hs)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(HS_WAIT_MS);
-	u64 addr;
+	resource_size_t align, size_align, size_max;
 	u32 size, vn;
+	u64 addr;
+	int ret;
 
+	/* The window can be set up only while the NTB link is up. */
+	while (!(ntb_link_is_up(hs->ntb, NULL, NULL) & BIT_ULL(0))) {
+		if (time_after(jiffies, end) || kthread_should_stop())
+			return -ETIMEDOUT;
+		usleep_range(5000, 10000);
+	}
+	/* Our memory flat at address 0 of the victim's window, as it wants. */
+	ret = ntb_mw_get_align(hs->ntb, 0, 0, &align, &size_align, &size_max);
+	if (!ret)
+		ret = ntb_mw_set_trans(hs->ntb, 0, 0, 0, size_max);
+	if (ret)
+		return ret;
 	memset(hs->region, 0, SCIF_NTB_HDR_SIZE);
 	hs->ridx = 0;
 	hs->widx = 0;
@@ -520,7 +534,6 @@ static int hs_attack(void *arg)
 
 static int hs_probe(struct ntb_client *client, struct ntb_dev *ntb)
 {
-	resource_size_t align, size_align, size_max;
 	phys_addr_t phys;
 	struct hs_dev *hs;
 	int ret;
@@ -550,12 +563,6 @@ static int hs_probe(struct ntb_client *client, struct ntb_dev *ntb)
 					&hs->region_dma, GFP_KERNEL);
 	if (!hs->region)
 		goto unmap;
-	/* Our memory flat at address 0 of the victim's window, as it wants. */
-	ret = ntb_mw_get_align(ntb, 0, 0, &align, &size_align, &size_max);
-	if (!ret)
-		ret = ntb_mw_set_trans(ntb, 0, 0, 0, size_max);
-	if (ret)
-		goto dma;
 	ntb_link_enable(ntb, NTB_SPEED_AUTO, NTB_WIDTH_AUTO);
 	hs_the = hs;
 	hs->thread = kthread_run(hs_attack, hs, "scif_ntb_hostile");
@@ -569,8 +576,6 @@ static int hs_probe(struct ntb_client *client, struct ntb_dev *ntb)
 clear:
 	hs_the = NULL;
 	ntb_link_disable(ntb);
-	ntb_mw_clear_trans(ntb, 0, 0);
-dma:
 	dma_free_coherent(ntb_get_dma_dev(ntb), HS_REGION, hs->region,
 			  hs->region_dma);
 unmap:

@@ -29,6 +29,8 @@ fi
 scif-ntb-test nodes 2 120 >/dev/null
 rmmod scif_ntb
 modprobe scif_ntb_hostile msgs="$msgs" seed="$seed"
+dmesg | grep -q 'hostile SCIF peer on port' ||
+	{ echo "hostile: the module did not probe"; exit 1; }
 t=0
 until dmesg | grep -q 'scif_ntb_hostile: done:'; do
 	sleep 1
