@@ -116,7 +116,8 @@ struct scif_ntb_dev;
  * @state: an &enum scif_ntb_state; written under @lock, read anywhere
  * @node: the peer's node id (valid while UP)
  * @nonce: ours for this link-up
- * @peer_nonce: the peer's, as acknowledged
+ * @peer_nonce: the peer's, as acknowledged (in REFUSED: the refused one, or 0
+ *		when only a link event may help)
  * @hs_start: jiffies when the handshake began (stall reports)
  * @stall_logged: a stalled handshake was reported (once per link-up)
  * @flat_logged: the exposure of all our memory to this peer was reported

@@ -189,10 +189,23 @@ static int scif_ntb_mw_setup(struct scif_ntb_peer *p)
 static void scif_ntb_refuse(struct scif_ntb_peer *p, const char *why,
 			    u32 val)
 {
-	dev_err(scif_ntb_dev(p), "refusing peer port %d: %s %u\n", p->port,
-		why, val);
+	/* Rate-limited: a peer may start over, and be refused, again. */
+	dev_err_ratelimited(scif_ntb_dev(p), "refusing peer port %d: %s %u\n",
+			    p->port, why, val);
 	scif_ntb_unpublish(p);
 	WRITE_ONCE(p->state, SCIF_NTB_REFUSED);
+}
+
+/*
+ * Refuse what the peer announced in the session @h. The session is
+ * remembered, so that a new one (a new nonce) is given another chance.
+ */
+static void scif_ntb_refuse_hello(struct scif_ntb_peer *p,
+				  const struct scif_ntb_hello *h,
+				  const char *why, u32 val)
+{
+	p->peer_nonce = h->nonce;
+	scif_ntb_refuse(p, why, val);
 }
 
 /* The link to @p's port came up: publish our words. p->lock is held. */
@@ -201,6 +214,8 @@ static void scif_ntb_start(struct scif_ntb_peer *p)
 	lockdep_assert_held(&p->lock);
 
 	if (scif_ntb_mw_setup(p)) {
+		/* Our side cannot: no new session of the peer helps. */
+		p->peer_nonce = 0;
 		WRITE_ONCE(p->state, SCIF_NTB_REFUSED);
 		return;
 	}
@@ -299,15 +314,17 @@ static void scif_ntb_handshake(struct scif_ntb_peer *p)
 		return;
 	}
 	if ((h.magic & 0xff) != SCIF_NTB_VERSION) {
-		scif_ntb_refuse(p, "speaks protocol version", h.magic & 0xff);
+		scif_ntb_refuse_hello(p, &h, "speaks protocol version",
+				      h.magic & 0xff);
 		return;
 	}
 	if (!(h.caps & SCIF_NTB_CAP_FLAT)) {
-		scif_ntb_refuse(p, "has no flat window, caps", h.caps);
+		scif_ntb_refuse_hello(p, &h, "has no flat window, caps",
+				      h.caps);
 		return;
 	}
 	if (h.node > SCIF_MAX_NODE_ID || h.node == self) {
-		scif_ntb_refuse(p, "claims node id", h.node);
+		scif_ntb_refuse_hello(p, &h, "claims node id", h.node);
 		return;
 	}
 	if (h.size < SCIF_NTB_HDR_SIZE + SCIF_NTB_RING_MIN ||
@@ -315,8 +332,9 @@ static void scif_ntb_handshake(struct scif_ntb_peer *p)
 	    !is_power_of_2(h.size - SCIF_NTB_HDR_SIZE) ||
 	    h.addr % SCIF_NTB_CELL || h.addr >= p->win_size ||
 	    p->win_size - h.addr < h.size) {
-		scif_ntb_refuse(p, "announces a ring outside the window, size",
-				h.size);
+		scif_ntb_refuse_hello(p, &h,
+				      "announces a ring outside the window, size",
+				      h.size);
 		return;
 	}
 	if (h.nonce != p->peer_nonce) {
@@ -365,6 +383,15 @@ static void scif_ntb_hs_work(struct work_struct *work)
 		scif_ntb_handshake(p);
 		next = p->stall_logged ? SCIF_NTB_LIVE_POLL_MS :
 					 SCIF_NTB_HS_POLL_MS;
+	}
+	if (p->state == SCIF_NTB_REFUSED && p->peer_nonce) {
+		/* A peer refused for what it announced may start over. */
+		if (scif_ntb_get(p, SCIF_NTB_SPAD_NONCE) != p->peer_nonce &&
+		    scif_ntb_link_up(p)) {
+			scif_ntb_start(p);
+			goto out;
+		}
+		next = SCIF_NTB_LIVE_POLL_MS;
 	}
 	if (p->state == SCIF_NTB_UP) {
 		/* Also recovers from a doorbell that got lost. */

@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# A hostile peer on the emulated NTB: node 1 replaces scif_ntb by
+# scif_ntb_hostile, which writes MSGS random and mutated messages, broken
+# framing, scratchpad junk, doorbell storms and link flaps at node 0 (the
+# victim, running swdma ntb_ivshmem scif scif_ntb). Then node 1 loads
+# scif_ntb again and a genuine connection to node 0 must work. The rig
+# fails the run on any kernel report (KASAN, lockdep, WARN, kmemleak...).
+# Usage: ntb_hostile.sh MSGS SEED
+set -e
+msgs=${1:-20000}
+seed=${2:-1}
+if [ "$SCIF_NODE_INDEX" = 0 ]; then
+	l0=$(dmesg | wc -l)
+	# Live state for the attacker to aim at: a listener on port 3001.
+	scif-ntb-test serve 3001 0 >/dev/null 2>&1 &
+	bg=$!
+	# The genuine connection, once the attack is over.
+	scif-ntb-test serve 3000 1
+	kill "$bg" 2>/dev/null || true
+	l1=$(dmesg | wc -l)
+	resets=$(dmesg | grep -c 'resetting the link' || true)
+	echo "victim: up; $resets link resets reported; $((l1 - l0)) kernel log lines for $msgs hostile messages"
+	# Rate-limited: far fewer lines than messages.
+	[ $((l1 - l0)) -lt $((msgs / 4 + 200)) ] ||
+		{ echo "victim: kernel log not rate-limited"; exit 1; }
+	exit 0
+fi
+scif-ntb-test nodes 2 120 >/dev/null
+rmmod scif_ntb
+modprobe scif_ntb_hostile msgs="$msgs" seed="$seed"
+dmesg | grep -q 'hostile SCIF peer on port' ||
+	{ echo "hostile: the module did not probe"; exit 1; }
+t=0
+until dmesg | grep -q 'scif_ntb_hostile: done:'; do
+	sleep 1
+	t=$((t + 1))
+	[ "$t" -lt 5400 ] || { echo "hostile: no end after $t s"; exit 1; }
+done
+line=$(dmesg | grep 'scif_ntb_hostile: done:' | sed 's/^\[[^]]*\] //')
+echo "$line"
+# A handshake that failed ends the attack early: that is a failure.
+sent=$(echo "$line" | sed -n 's/.*done: \([0-9]*\) messages.*/\1/p')
+[ "$sent" = "$msgs" ] || { echo "hostile: only $sent of $msgs messages"; exit 1; }
+echo "hostile: attack took about $t s"
+rmmod scif_ntb_hostile
+modprobe scif_ntb
+scif-ntb-test nodes 2 120
+scif-ntb-test echo 0 3000 1
+echo "hostile: genuine link to the victim works"

@@ -1,0 +1,617 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scif_ntb_hostile: a hostile SCIF peer on the emulated NTB, for testing
+ * only. Loaded on one guest instead of scif_ntb, it speaks scif_ntb's
+ * scratchpad handshake (drivers/scif/ntb/scif_ntb.h) well enough for the
+ * victim on the other side of the NTB to bring the link up, then writes
+ * random and mutated wire messages into the victim's ring, framing it
+ * cannot follow, impossible indices, random scratchpad values, doorbell
+ * storms and link flaps. Each time the victim resets the link, the
+ * handshake is done again and the attack goes on, until @msgs messages
+ * were written. The victim must stay up, reset the link on impossible ring
+ * state, rate-limit its complaints and leak nothing.
+ *
+ * The end is reported as one line in the kernel log:
+ * "scif_ntb_hostile: done: N messages, ...".
+ */
+#include <linux/delay.h>
+#include <linux/dma-mapping.h>
+#include <linux/io.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/ntb.h>
+#include <linux/prandom.h>
+#include <linux/sizes.h>
+#include <linux/unaligned.h>
+
+#include "../../drivers/scif/core/scif_wire.h"
+#include "../../drivers/scif/ntb/scif_ntb.h"
+
+static unsigned long msgs = 20000;
+module_param(msgs, ulong, 0444);
+MODULE_PARM_DESC(msgs, "messages to write into the victim's ring");
+
+static unsigned int seed = 1;
+module_param(seed, uint, 0444);
+MODULE_PARM_DESC(seed, "seed of the generator");
+
+static unsigned int node = 1;
+module_param(node, uint, 0444);
+MODULE_PARM_DESC(node, "SCIF node id claimed in the handshake");
+
+static ushort target_port = 3001;
+module_param(target_port, ushort, 0444);
+MODULE_PARM_DESC(target_port, "SCIF port of a listener on the victim");
+
+/* Our ring: the smallest the victim accepts. */
+#define HS_RING		SZ_64K
+#define HS_REGION	(SCIF_NTB_HDR_SIZE + HS_RING)
+/* Endpoint ids and ports learnt from the victim's own messages. */
+#define HS_IDS		16
+/* How long to wait for the victim at any one step. */
+#define HS_WAIT_MS	20000
+
+/**
+ * struct hs_dev - the hostile peer
+ * @ntb: the NTB
+ * @port: our port
+ * @vport: the victim's port
+ * @region: our region, which the victim writes (its ring to us)
+ * @region_dma: its bus address, announced to the victim
+ * @win: outbound window onto the victim's memory
+ * @win_size: its size
+ * @vhdr: the victim's region for us, inside @win
+ * @vring: its cells
+ * @vcells: number of cells in @vring
+ * @max_data: the chunk size the victim computed for the link
+ * @widx: cells we wrote into @vring
+ * @ridx: cells we consumed of our own ring
+ * @nonce: ours for this session
+ * @vnonce: the victim's, as last acknowledged
+ * @rnd: the generator
+ * @ids: endpoint ids the victim used in messages to us
+ * @ports: the ports that went with them
+ * @nids: entries at @ids
+ * @thread: the attacker
+ * @sent: messages written so far
+ * @sessions: handshakes completed
+ * @garbage_idx: impossible indices written
+ * @spad_junk: random scratchpad values written
+ * @storms: doorbell storms
+ * @flaps: link flaps
+ * @buf: the message being written
+ * @done: the attack ended (success or not)
+ */
+struct hs_dev {
+	struct ntb_dev *ntb;
+	int port;
+	int vport;
+	void *region;
+	dma_addr_t region_dma;
+	void __iomem *win;
+	resource_size_t win_size;
+	struct scif_ntb_region_hdr __iomem *vhdr;
+	u8 __iomem *vring;
+	u32 vcells;
+	u32 max_data;
+	u32 widx;
+	u32 ridx;
+	u32 nonce;
+	u32 vnonce;
+	struct rnd_state rnd;
+	u64 ids[HS_IDS];
+	u16 ports[HS_IDS];
+	int nids;
+	struct task_struct *thread;
+	u64 sent;
+	unsigned int sessions;
+	unsigned int garbage_idx;
+	unsigned int spad_junk;
+	unsigned int storms;
+	unsigned int flaps;
+	u8 buf[SCIF_WIRE_MSG_SIZE + SCIF_WIRE_DATA_MAX];
+	bool done;
+};
+
+/* The one NTB this module attacks through. */
+static struct hs_dev *hs_the;
+
+static u32 hs_rand(struct hs_dev *hs, u32 n)
+{
+	return n ? prandom_u32_state(&hs->rnd) % n : 0;
+}
+
+static u64 hs_rand64(struct hs_dev *hs)
+{
+	return (u64)prandom_u32_state(&hs->rnd) << 32 |
+	       prandom_u32_state(&hs->rnd);
+}
+
+/* Our scratchpad word @idx, in the victim's scratchpads. */
+static void hs_put(struct hs_dev *hs, int idx, u32 val)
+{
+	ntb_peer_spad_write(hs->ntb, 0, hs->port * SCIF_NTB_SPADS + idx, val);
+}
+
+/* The victim's word @idx, in our scratchpads. */
+static u32 hs_get(struct hs_dev *hs, int idx)
+{
+	return ntb_spad_read(hs->ntb, hs->vport * SCIF_NTB_SPADS + idx);
+}
+
+static void hs_publish(struct hs_dev *hs)
+{
+	hs->nonce = (prandom_u32_state(&hs->rnd) | 1);
+	hs_put(hs, SCIF_NTB_SPAD_NONCE, 0);
+	hs_put(hs, SCIF_NTB_SPAD_ACK, 0);
+	hs_put(hs, SCIF_NTB_SPAD_CAPS, SCIF_NTB_CAP_FLAT);
+	hs_put(hs, SCIF_NTB_SPAD_NODE, node);
+	hs_put(hs, SCIF_NTB_SPAD_ADDR_LO, lower_32_bits(hs->region_dma));
+	hs_put(hs, SCIF_NTB_SPAD_ADDR_HI, upper_32_bits(hs->region_dma));
+	hs_put(hs, SCIF_NTB_SPAD_SIZE, HS_REGION);
+	hs_put(hs, SCIF_NTB_SPAD_MAGIC, SCIF_NTB_MAGIC | SCIF_NTB_VERSION);
+	hs_put(hs, SCIF_NTB_SPAD_NONCE, hs->nonce);
+}
+
+static bool hs_victim_same(struct hs_dev *hs)
+{
+	return hs_get(hs, SCIF_NTB_SPAD_MAGIC) ==
+	       (SCIF_NTB_MAGIC | SCIF_NTB_VERSION) &&
+	       hs_get(hs, SCIF_NTB_SPAD_NONCE) == hs->vnonce;
+}
+
+/*
+ * Start a session: announce ourselves with a new nonce, acknowledge the
+ * victim's and wait until it acknowledged ours. Returns 0 once the victim
+ * has everything it needs to bring its link up.
+ */
+static int hs_session(struct hs_dev *hs)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(HS_WAIT_MS);
+	resource_size_t align, size_align, size_max;
+	u32 size, vn;
+	u64 addr;
+	int ret;
+
+	/* The window can be set up only while the NTB link is up. */
+	while (!(ntb_link_is_up(hs->ntb, NULL, NULL) & BIT_ULL(0))) {
+		if (time_after(jiffies, end) || kthread_should_stop())
+			return -ETIMEDOUT;
+		usleep_range(5000, 10000);
+	}
+	/* Our memory flat at address 0 of the victim's window, as it wants. */
+	ret = ntb_mw_get_align(hs->ntb, 0, 0, &align, &size_align, &size_max);
+	if (!ret)
+		ret = ntb_mw_set_trans(hs->ntb, 0, 0, 0, size_max);
+	if (ret)
+		return ret;
+	memset(hs->region, 0, SCIF_NTB_HDR_SIZE);
+	hs->ridx = 0;
+	hs->widx = 0;
+	hs_publish(hs);
+	while (!kthread_should_stop()) {
+		if (time_after(jiffies, end))
+			return -ETIMEDOUT;
+		vn = hs_get(hs, SCIF_NTB_SPAD_NONCE);
+		if (!vn || hs_get(hs, SCIF_NTB_SPAD_MAGIC) !=
+			   (SCIF_NTB_MAGIC | SCIF_NTB_VERSION)) {
+			usleep_range(5000, 10000);
+			continue;
+		}
+		addr = hs_get(hs, SCIF_NTB_SPAD_ADDR_LO) |
+		       (u64)hs_get(hs, SCIF_NTB_SPAD_ADDR_HI) << 32;
+		size = hs_get(hs, SCIF_NTB_SPAD_SIZE);
+		if (size <= SCIF_NTB_HDR_SIZE || addr >= hs->win_size ||
+		    hs->win_size - addr < size) {
+			usleep_range(5000, 10000);
+			continue;
+		}
+		hs->vnonce = vn;
+		hs_put(hs, SCIF_NTB_SPAD_ACK, vn);
+		if (hs_get(hs, SCIF_NTB_SPAD_ACK) != hs->nonce) {
+			usleep_range(5000, 10000);
+			continue;
+		}
+		hs->vhdr = hs->win + addr;
+		hs->vring = (u8 __iomem *)hs->vhdr + SCIF_NTB_HDR_SIZE;
+		hs->vcells = (size - SCIF_NTB_HDR_SIZE) / SCIF_NTB_CELL;
+		/* The chunk size the victim computes for this link. */
+		hs->max_data = min_t(u32, SCIF_WIRE_DATA_MAX,
+				     (min_t(u32, hs->vcells,
+					    HS_RING / SCIF_NTB_CELL) / 4 - 1) *
+				     SCIF_NTB_CELL);
+		/* The victim resets our ring at a new nonce: let it. */
+		msleep(50);
+		hs->sessions++;
+		return 0;
+	}
+	return -EINTR;
+}
+
+/*
+ * Consume what the victim sent us, learning its endpoint ids, and tell it
+ * how far we read (sometimes an impossible index instead).
+ */
+static void hs_consume(struct hs_dev *hs)
+{
+	struct scif_ntb_region_hdr *hdr = hs->region;
+	const u8 *ring = (const u8 *)hs->region + SCIF_NTB_HDR_SIZE;
+	u32 cells = HS_RING / SCIF_NTB_CELL;
+	u32 widx = le32_to_cpu(READ_ONCE(hdr->widx));
+	const struct scif_wire_msg *m;
+	u32 off, n;
+
+	rmb(); /* the cells after the index covering them */
+	while (widx - hs->ridx && widx - hs->ridx <= cells) {
+		off = hs->ridx & (cells - 1);
+		m = (const void *)(ring + off * SCIF_NTB_CELL);
+		if (m->version == SCIF_NTB_PAD) {
+			n = cells - off;
+		} else {
+			n = 1 + DIV_ROUND_UP(le16_to_cpu(READ_ONCE(m->len)),
+					     SCIF_NTB_CELL);
+			if (m->src_ep) {
+				hs->ids[hs->nids % HS_IDS] =
+					le64_to_cpu(m->src_ep);
+				hs->ports[hs->nids % HS_IDS] =
+					le16_to_cpu(m->src_port);
+				hs->nids++;
+			}
+		}
+		hs->ridx += min(n, widx - hs->ridx);
+	}
+	if (hs_rand(hs, 1000) < 3) {
+		iowrite32(hs->ridx + hs->vcells + 1 + hs_rand(hs, 1 << 20),
+			  &hs->vhdr->ridx);
+		hs->garbage_idx++;
+	} else {
+		iowrite32(hs->ridx, &hs->vhdr->ridx);
+	}
+}
+
+static void hs_doorbell(struct hs_dev *hs)
+{
+	u64 bit = BIT_ULL(hs->vport);
+
+	if (hs->vport < 64 && (ntb_db_valid_mask(hs->ntb) & bit))
+		ntb_peer_db_set(hs->ntb, bit);
+}
+
+/* Room in the victim's ring, as far as its read index tells. */
+static u32 hs_room(struct hs_dev *hs)
+{
+	struct scif_ntb_region_hdr *hdr = hs->region;
+	u32 used = hs->widx - le32_to_cpu(READ_ONCE(hdr->ridx));
+
+	return used > hs->vcells ? 0 : hs->vcells - used;
+}
+
+/* A field value that likes to be wrong. */
+static u64 hs_boundary(struct hs_dev *hs, unsigned int bits)
+{
+	u64 max = bits == 64 ? U64_MAX : (1ULL << bits) - 1;
+
+	switch (hs_rand(hs, 6)) {
+	case 0:
+		return 0;
+	case 1:
+		return 1;
+	case 2:
+		return max;
+	case 3:
+		return 1ULL << (bits - 1);
+	case 4:
+		return hs_rand(hs, 64);
+	}
+	return hs_rand64(hs) & max;
+}
+
+/* A message for the victim into @buf; returns its data length. */
+static size_t hs_generate(struct hs_dev *hs, u8 *buf)
+{
+	struct scif_wire_msg *m = (void *)buf;
+	u8 *data = buf + sizeof(*m);
+	int k = hs->nids ? hs_rand(hs, min(hs->nids, HS_IDS)) : 0;
+	u64 vid = hs->nids ? hs->ids[k] : hs_boundary(hs, 64);
+	u16 vport = hs->nids ? hs->ports[k] : target_port;
+	u8 type = 1 + hs_rand(hs, SCIF_MSG_NR);
+	size_t len = 0, i;
+	struct scif_wire_reg reg;
+
+	memset(m, 0, sizeof(*m));
+	m->version = SCIF_WIRE_VERSION;
+	m->type = type;
+	m->src_ep = cpu_to_le64(0x100000000ULL | hs_rand(hs, 8));
+	m->dst_ep = cpu_to_le64(vid);
+	m->src_port = cpu_to_le16(4000 + hs_rand(hs, 8));
+	m->dst_port = cpu_to_le16(vport);
+	switch (type) {
+	case SCIF_MSG_CONNREQ:
+		m->dst_ep = 0;
+		m->dst_port = cpu_to_le16(target_port);
+		m->arg = cpu_to_le32(SCIF_WIRE_RING_MIN << hs_rand(hs, 9));
+		break;
+	case SCIF_MSG_ACCEPT:
+		m->arg = cpu_to_le32(SCIF_WIRE_RING_MIN);
+		break;
+	case SCIF_MSG_REJECT:
+		m->arg = cpu_to_le32(ECONNREFUSED);
+		break;
+	case SCIF_MSG_DATA:
+		len = 1 + hs_rand(hs, hs->max_data);
+		for (i = 0; i < len; i++)
+			data[i] = i;
+		m->seq = cpu_to_le32(hs_rand(hs, 2) ? hs_rand(hs, 4096) :
+				     hs_boundary(hs, 32));
+		break;
+	case SCIF_MSG_CREDIT:
+		m->arg = cpu_to_le32(hs_rand(hs, 2) ? hs_rand(hs, 4096) :
+				     hs_boundary(hs, 32));
+		break;
+	case SCIF_MSG_REG_OPEN:
+		m->arg = cpu_to_le32(hs_rand(hs, 8));
+		reg.offset = cpu_to_le64(hs_rand(hs, 2) ?
+					 (u64)hs_rand(hs, 16) << PAGE_SHIFT :
+					 hs_boundary(hs, 64));
+		reg.nr_pages = cpu_to_le64(hs_rand(hs, 2) ? 1 + hs_rand(hs, 4) :
+					   hs_boundary(hs, 64));
+		reg.prot = cpu_to_le32(1 + hs_rand(hs, 3));
+		reg.rsvd = 0;
+		memcpy(data, &reg, sizeof(reg));
+		len = sizeof(reg);
+		break;
+	case SCIF_MSG_REG_PAGES:
+		m->arg = cpu_to_le32(hs_rand(hs, 8));
+		m->seq = cpu_to_le32(hs_rand(hs, 4));
+		len = 8 * (1 + hs_rand(hs, 8));
+		for (i = 0; i < len; i += 8)
+			put_unaligned_le64(hs_rand(hs, 2) ?
+					   (u64)hs_rand(hs, 1 << 16) << PAGE_SHIFT :
+					   hs_boundary(hs, 64), data + i);
+		break;
+	default:
+		m->arg = cpu_to_le32(hs_rand(hs, 2) ? hs_rand(hs, 8) :
+				     hs_boundary(hs, 32));
+	}
+	m->len = cpu_to_le16(len);
+	/* Mutations of the valid-looking message. */
+	switch (hs_rand(hs, 10)) {
+	case 0:
+		buf[hs_rand(hs, sizeof(*m) + len)] ^= 1 << hs_rand(hs, 8);
+		break;
+	case 1:
+		m->type = hs_boundary(hs, 8);
+		break;
+	case 2:
+		m->dst_ep = cpu_to_le64(hs_boundary(hs, 64));
+		break;
+	case 3:
+		m->rsvd[hs_rand(hs, sizeof(m->rsvd))] = 1;
+		break;
+	case 4:
+		m->version = hs_boundary(hs, 8);
+		break;
+	}
+	return len;
+}
+
+/* Write one record; false if the victim never made room. */
+static bool hs_write(struct hs_dev *hs, const u8 *buf, size_t len, u16 hlen)
+{
+	u32 cells = 1 + DIV_ROUND_UP(len, SCIF_NTB_CELL), off, contig, need;
+	unsigned long end = jiffies + msecs_to_jiffies(2000);
+
+	off = hs->widx & (hs->vcells - 1);
+	contig = hs->vcells - off;
+	need = cells <= contig ? cells : contig + cells;
+	while (hs_room(hs) < need) {
+		hs_consume(hs);
+		iowrite32(hs_rand(hs, U32_MAX), &hs->vhdr->want);
+		hs_doorbell(hs);
+		if (time_after(jiffies, end) || kthread_should_stop())
+			return false;
+		usleep_range(100, 200);
+	}
+	if (cells > contig) {
+		iowrite8(SCIF_NTB_PAD, hs->vring + off * SCIF_NTB_CELL);
+		hs->widx += contig;
+		off = 0;
+	}
+	memcpy_toio(hs->vring + off * SCIF_NTB_CELL, buf, sizeof(struct scif_wire_msg));
+	/* The header's own len field may lie; the framing follows @len. */
+	iowrite16(hlen, hs->vring + off * SCIF_NTB_CELL + 2);
+	if (len)
+		memcpy_toio(hs->vring + (off + 1) * SCIF_NTB_CELL,
+			    buf + sizeof(struct scif_wire_msg), len);
+	hs->widx += cells;
+	wmb(); /* cells before the index */
+	iowrite32(hs->widx, &hs->vhdr->widx);
+	wmb(); /* index before the doorbell */
+	hs_doorbell(hs);
+	return true;
+}
+
+/* Something the ring protocol forbids; the victim must reset the link. */
+static void hs_break_framing(struct hs_dev *hs)
+{
+	u32 off = hs->widx & (hs->vcells - 1);
+
+	switch (hs_rand(hs, 3)) {
+	case 0:
+		/* A write index far beyond the ring. */
+		iowrite32(hs->widx + hs->vcells + 1 + hs_rand(hs, 1 << 20),
+			  &hs->vhdr->widx);
+		break;
+	case 1:
+		/* A length the link never carries. */
+		iowrite8(SCIF_WIRE_VERSION, hs->vring + off * SCIF_NTB_CELL);
+		iowrite16(hs->max_data + 1 + hs_rand(hs, 1024),
+			  hs->vring + off * SCIF_NTB_CELL + 2);
+		iowrite32(hs->widx + hs->vcells, &hs->vhdr->widx);
+		break;
+	default:
+		/* A pad cell that claims more than was written. */
+		iowrite8(SCIF_NTB_PAD, hs->vring + off * SCIF_NTB_CELL);
+		iowrite32(hs->widx + 1, &hs->vhdr->widx);
+	}
+	hs->garbage_idx++;
+	hs_doorbell(hs);
+}
+
+static int hs_attack(void *arg)
+{
+	struct hs_dev *hs = arg;
+	u8 *buf = hs->buf;
+	bool need_session = true;
+	size_t len;
+	u16 hlen;
+	u32 r;
+	int i;
+
+	while (hs->sent < msgs && !kthread_should_stop()) {
+		if (need_session) {
+			if (hs_session(hs)) {
+				pr_err("scif_ntb_hostile: the victim never completed the handshake\n");
+				break;
+			}
+			need_session = false;
+		}
+		r = hs_rand(hs, 1000);
+		if (r < 3) {
+			hs_break_framing(hs);
+			need_session = true;
+			msleep(20);
+			continue;
+		}
+		if (r < 6) {
+			/* A random value in one of our scratchpad words. */
+			hs_put(hs, hs_rand(hs, SCIF_NTB_SPADS), hs_rand64(hs));
+			hs->spad_junk++;
+			need_session = true;
+			msleep(20);
+			continue;
+		}
+		if (r < 9) {
+			for (i = 0; i < 1000; i++)
+				hs_doorbell(hs);
+			hs->storms++;
+			continue;
+		}
+		if (r < 10 && hs_rand(hs, 4) == 0) {
+			ntb_link_disable(hs->ntb);
+			msleep(50);
+			ntb_link_enable(hs->ntb, NTB_SPEED_AUTO,
+					NTB_WIDTH_AUTO);
+			hs->flaps++;
+			need_session = true;
+			continue;
+		}
+		len = hs_generate(hs, buf);
+		hlen = le16_to_cpu(((struct scif_wire_msg *)buf)->len);
+		if (!hs_write(hs, buf, len, hlen) || !hs_victim_same(hs)) {
+			/* The victim reset the link: start again. */
+			need_session = true;
+			continue;
+		}
+		hs->sent++;
+		if (!(hs->sent % 64))
+			hs_consume(hs);
+		if (!(hs->sent % 100000))
+			pr_info("scif_ntb_hostile: %llu messages\n", hs->sent);
+		cond_resched();
+	}
+	pr_info("scif_ntb_hostile: done: %llu messages, %u sessions, %u impossible indices, %u scratchpad junk, %u doorbell storms, %u link flaps\n",
+		hs->sent, hs->sessions, hs->garbage_idx, hs->spad_junk,
+		hs->storms, hs->flaps);
+	/* Leave: the victim takes the link down. */
+	hs_put(hs, SCIF_NTB_SPAD_NONCE, 0);
+	hs_put(hs, SCIF_NTB_SPAD_MAGIC, 0);
+	WRITE_ONCE(hs->done, true);
+	while (!kthread_should_stop())
+		msleep(100);
+	return 0;
+}
+
+static int hs_probe(struct ntb_client *client, struct ntb_dev *ntb)
+{
+	phys_addr_t phys;
+	struct hs_dev *hs;
+	int ret;
+
+	if (ntb_peer_port_count(ntb) != 1 || hs_the)
+		return -ENODEV;
+	hs = kzalloc(sizeof(*hs), GFP_KERNEL);
+	if (!hs)
+		return -ENOMEM;
+	hs->ntb = ntb;
+	hs->port = ntb_port_number(ntb);
+	hs->vport = ntb_peer_port_number(ntb, 0);
+	prandom_seed_state(&hs->rnd, seed);
+	ret = -ENODEV;
+	if (hs->port < 0 || hs->vport < 0 ||
+	    (max(hs->port, hs->vport) + 1) * SCIF_NTB_SPADS >
+	    ntb_spad_count(ntb))
+		goto free;
+	if (ntb_peer_mw_get_addr(ntb, 0, &phys, &hs->win_size) ||
+	    !hs->win_size)
+		goto free;
+	ret = -ENOMEM;
+	hs->win = ioremap_wc(phys, hs->win_size);
+	if (!hs->win)
+		goto free;
+	hs->region = dma_alloc_coherent(ntb_get_dma_dev(ntb), HS_REGION,
+					&hs->region_dma, GFP_KERNEL);
+	if (!hs->region)
+		goto unmap;
+	ntb_link_enable(ntb, NTB_SPEED_AUTO, NTB_WIDTH_AUTO);
+	hs_the = hs;
+	hs->thread = kthread_run(hs_attack, hs, "scif_ntb_hostile");
+	if (IS_ERR(hs->thread)) {
+		ret = PTR_ERR(hs->thread);
+		goto clear;
+	}
+	dev_info(&ntb->dev, "hostile SCIF peer on port %d against port %d: %lu messages, seed %u\n",
+		 hs->port, hs->vport, msgs, seed);
+	return 0;
+clear:
+	hs_the = NULL;
+	ntb_link_disable(ntb);
+	dma_free_coherent(ntb_get_dma_dev(ntb), HS_REGION, hs->region,
+			  hs->region_dma);
+unmap:
+	iounmap(hs->win);
+free:
+	kfree(hs);
+	return ret;
+}
+
+static void hs_remove(struct ntb_client *client, struct ntb_dev *ntb)
+{
+	struct hs_dev *hs = hs_the;
+
+	if (!hs || hs->ntb != ntb)
+		return;
+	kthread_stop(hs->thread);
+	hs_put(hs, SCIF_NTB_SPAD_NONCE, 0);
+	hs_put(hs, SCIF_NTB_SPAD_MAGIC, 0);
+	hs_the = NULL;
+	ntb_link_disable(ntb);
+	/* The victim may still write into our region until its link is down. */
+	msleep(500);
+	ntb_mw_clear_trans(ntb, 0, 0);
+	dma_free_coherent(ntb_get_dma_dev(ntb), HS_REGION, hs->region,
+			  hs->region_dma);
+	iounmap(hs->win);
+	kfree(hs);
+}
+
+static struct ntb_client hs_client = {
+	.ops = {
+		.probe = hs_probe,
+		.remove = hs_remove,
+	},
+};
+module_ntb_client(hs_client);
+
+MODULE_DESCRIPTION("Hostile SCIF peer on an NTB, for testing only");
+MODULE_LICENSE("GPL");
