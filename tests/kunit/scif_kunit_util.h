@@ -15,6 +15,7 @@
 #include <linux/string.h>
 
 #include "core/scif_core.h"
+#include "core/scif_endpt.h"
 #include "core/scif_endpt_api.h"
 #include "link/scif_sim.h"
 
@@ -223,6 +224,20 @@ static inline off_t scif_kt_reg(scif_epd_t ep, void *addr, size_t pages,
 {
 	return scif_register(ep, addr, pages * PAGE_SIZE, off, prot,
 			     flags | SCIF_MAP_KERNEL);
+}
+
+/* How many endpoints @si holds, in any state. */
+static inline int scif_kt_nr_eps(struct scif_instance *si)
+{
+	struct scif_endpt *ep;
+	unsigned long idx = 0;
+	int n = 0;
+
+	while ((ep = scif_ep_next(si, &idx))) {
+		n++;
+		scif_ep_put(ep);
+	}
+	return n;
 }
 
 #endif /* SCIF_KUNIT_UTIL_H */

@@ -169,19 +169,6 @@ static u64 pf_boundary(struct pf_ctx *ctx, unsigned int bits)
 	return (u64)pf_rand(ctx, 64) << pf_rand(ctx, bits > 16 ? 16 : 4);
 }
 
-static int pf_nr_eps(struct scif_instance *si)
-{
-	struct scif_endpt *ep;
-	unsigned long idx = 0;
-	int n = 0;
-
-	while ((ep = scif_ep_next(si, &idx))) {
-		n++;
-		scif_ep_put(ep);
-	}
-	return n;
-}
-
 static void pf_add_ep(struct pf_ctx *ctx, scif_epd_t ep)
 {
 	if (ep && ctx->neps < PF_MAX_IDS)
@@ -210,12 +197,12 @@ static void pf_add_wins(struct pf_ctx *ctx, scif_epd_t ep)
 /* Wait (at most 10 s) until node 0 holds @want endpoints. */
 static int pf_wait_eps(struct pf_ctx *ctx, struct scif_instance *si, int want)
 {
-	int i, n = pf_nr_eps(si);
+	int i, n = scif_kt_nr_eps(si);
 
 	for (i = 0; i < 500 && n != want; i++) {
 		scif_sim_settle(ctx->n.pair);
 		msleep(20);
-		n = pf_nr_eps(si);
+		n = scif_kt_nr_eps(si);
 	}
 	return n;
 }
@@ -333,8 +320,8 @@ static void pf_round_down(struct kunit *test, struct pf_ctx *ctx)
 		ctx->conn[i].b = NULL;
 	}
 	/* Nothing left behind on either node: endpoints, hence windows. */
-	KUNIT_EXPECT_EQ(test, pf_nr_eps(ctx->n.a), 0);
-	KUNIT_EXPECT_EQ(test, pf_nr_eps(ctx->n.b), 0);
+	KUNIT_EXPECT_EQ(test, scif_kt_nr_eps(ctx->n.a), 0);
+	KUNIT_EXPECT_EQ(test, scif_kt_nr_eps(ctx->n.b), 0);
 	ctx->n.pair = scif_sim_pair_create(ctx->n.a, ctx->n.b, PF_CHUNK);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx->n.pair));
 	ctx->round_sent = 0;

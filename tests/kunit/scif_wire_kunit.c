@@ -71,19 +71,6 @@ static s64 wire_drops(struct wire_ctx *ctx)
 	return atomic64_read(&st.rx_drops);
 }
 
-static int wire_nr_eps(struct scif_instance *si)
-{
-	struct scif_endpt *ep;
-	unsigned long idx = 0;
-	int n = 0;
-
-	while ((ep = scif_ep_next(si, &idx))) {
-		n++;
-		scif_ep_put(ep);
-	}
-	return n;
-}
-
 /* A message as @sb would send it to @sa. */
 static void wire_msg(struct wire_ctx *ctx, struct scif_wire_msg *m, u8 type)
 {
@@ -96,13 +83,13 @@ static void wire_expect_drop(struct kunit *test, const void *buf, size_t size)
 {
 	struct wire_ctx *ctx = test->priv;
 	s64 before = wire_drops(ctx);
-	int eps = wire_nr_eps(ctx->n.a);
+	int eps = scif_kt_nr_eps(ctx->n.a);
 
 	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->n.pair, ctx->n.a, buf, size),
 			0);
 	scif_sim_settle(ctx->n.pair);
 	KUNIT_EXPECT_EQ(test, wire_drops(ctx), before + 1);
-	KUNIT_EXPECT_EQ(test, wire_nr_eps(ctx->n.a), eps);
+	KUNIT_EXPECT_EQ(test, scif_kt_nr_eps(ctx->n.a), eps);
 }
 
 /* The connection between sa and sb still carries data both ways. */
