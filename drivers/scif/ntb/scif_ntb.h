@@ -129,7 +129,8 @@ struct scif_ntb_dev;
  * @region_dma: its DMA address, sent to the peer
  * @rx_cells: cells in our ring
  * @rx_mutex: serialises the two works that drain our ring; protects
- *	      @rx_ridx and @want_seen
+ *	      @rx_ridx and @want_seen. Taken before @tx_mutex (a message
+ *	      handler called from the drain may send), never after it
  * @rx_ridx: cells consumed of our ring
  * @want_seen: last &scif_ntb_region_hdr.want answered
  * @rx_work: drains our ring into the core once, after a doorbell
