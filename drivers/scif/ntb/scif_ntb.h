@@ -14,7 +14,10 @@
 #define SCIF_NTB_H
 
 #include <linux/hrtimer.h>
+#include <linux/list.h>
+#include <linux/math.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/ntb.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -68,6 +71,12 @@ enum scif_ntb_caps {
 #define SCIF_NTB_HDR_SIZE	128
 /* First byte of a cell that only pads a ring to its end. */
 #define SCIF_NTB_PAD		0xff
+
+/* Cells of the record of a message with @len bytes of data. */
+static inline u32 scif_ntb_cells(size_t len)
+{
+	return 1 + DIV_ROUND_UP(len, SCIF_NTB_CELL);
+}
 
 /**
  * struct scif_ntb_region_hdr - indices at the start of a region; every
@@ -129,8 +138,10 @@ struct scif_ntb_dev;
  * @region_dma: its DMA address, sent to the peer
  * @rx_cells: cells in our ring
  * @rx_mutex: serialises the two works that drain our ring; protects
- *	      @rx_ridx and @want_seen. Taken before @tx_mutex (a message
- *	      handler called from the drain may send), never after it
+ *	      @rx_ridx and @want_seen. A drain only ever tries @tx_mutex
+ *	      (scif_ntb_tx.c), and never waits for ring room
+ * @rx_task: the task draining our ring, while it holds @rx_mutex; its
+ *	     sends go to the backlog rather than wait
  * @rx_ridx: cells consumed of our ring
  * @want_seen: last &scif_ntb_region_hdr.want answered
  * @rx_work: drains our ring into the core once, after a doorbell
@@ -147,12 +158,21 @@ struct scif_ntb_dev;
  * @win_size: its size
  * @tx_hdr: the peer's region header, inside @win
  * @tx_ring: the peer's ring cells, inside @win
- * @tx_mutex: serialises senders; protects @tx_widx and @want_seq. May be
- *	      held while waiting (bounded) for ring space, never spinning
+ * @tx_mutex: serialises senders; protects @tx_widx and @want_seq and the
+ *	      removal of @backlog entries. May be held while waiting
+ *	      (bounded) for ring space, never spinning; never waited for by
+ *	      a drain
  * @tx_cells: cells in the peer's ring
  * @tx_widx: cells written into the peer's ring
  * @want_seq: our last &scif_ntb_region_hdr.want value in the peer's region
  * @tx_wq: senders waiting for room or for the link to die
+ * @backlog_lock: protects @backlog, @backlog_cells and @backlog_moved
+ * @backlog: messages sent from a drain that are still to be written into
+ *	     the peer's ring, oldest first (struct scif_ntb_queued)
+ * @backlog_cells: cells of the records in @backlog; read anywhere
+ * @backlog_moved: jiffies when the backlog last got shorter, or became
+ *		   non-empty
+ * @backlog_work: writes the backlog out while it is not empty
  * @dead: set (before the node is removed) when the link goes away, so
  *	  senders stop waiting; cleared under @lock when the link is up again
  * @db_peer: doorbell bit that reaches the peer, or 0 to rely on its polling
@@ -178,6 +198,7 @@ struct scif_ntb_peer {
 	dma_addr_t region_dma;
 	u32 rx_cells;
 	struct mutex rx_mutex;	/* drains, see above */
+	struct task_struct *rx_task;
 	u32 rx_ridx;
 	u32 want_seen;
 	struct work_struct rx_work;
@@ -196,6 +217,11 @@ struct scif_ntb_peer {
 	u32 tx_widx;
 	u32 want_seq;
 	wait_queue_head_t tx_wq;
+	spinlock_t backlog_lock;	/* the backlog, see above */
+	struct list_head backlog;
+	u32 backlog_cells;
+	unsigned long backlog_moved;
+	struct delayed_work backlog_work;
 	bool dead;
 	u64 db_peer;
 };
@@ -236,8 +262,13 @@ struct scif_ntb_dev {
 	struct scif_ntb_peer peers[];
 };
 
-/* scif_ntb_ring.c */
+/* scif_ntb_tx.c */
 extern const struct scif_link_ops scif_ntb_link_ops;
+void scif_ntb_backlog_flush(struct scif_ntb_peer *p);
+void scif_ntb_backlog_work(struct work_struct *work);
+void scif_ntb_backlog_purge(struct scif_ntb_peer *p);
+
+/* scif_ntb_ring.c */
 void scif_ntb_ring_reset(struct scif_ntb_peer *p);
 void scif_ntb_rx_work(struct work_struct *work);
 void scif_ntb_poll_work(struct work_struct *work);

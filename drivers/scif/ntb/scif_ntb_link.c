@@ -239,6 +239,9 @@ static void scif_ntb_down(struct scif_ntb_peer *p)
 	wake_up_all(&p->tx_wq);
 	cancel_work_sync(&p->rx_work);
 	cancel_work_sync(&p->poll_work);
+	/* Only drains queue to the backlog, and none runs any more. */
+	cancel_delayed_work_sync(&p->backlog_work);
+	scif_ntb_backlog_purge(p);
 	if (p->state == SCIF_NTB_UP) {
 		/*
 		 * Close the peer's window into our memory before the core
@@ -473,6 +476,9 @@ void scif_ntb_peer_init(struct scif_ntb_peer *p, struct scif_ntb_dev *nd,
 	mutex_init(&p->lock);
 	mutex_init(&p->tx_mutex);
 	init_waitqueue_head(&p->tx_wq);
+	spin_lock_init(&p->backlog_lock);
+	INIT_LIST_HEAD(&p->backlog);
+	INIT_DELAYED_WORK(&p->backlog_work, scif_ntb_backlog_work);
 	INIT_DELAYED_WORK(&p->hs_work, scif_ntb_hs_work);
 	mutex_init(&p->rx_mutex);
 	INIT_WORK(&p->rx_work, scif_ntb_rx_work);

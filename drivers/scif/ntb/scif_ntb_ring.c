@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SCIF over NTB: the message rings.
+ * SCIF over NTB: the message rings, and the reader's side of ours
+ * (scif_ntb_tx.c writes into the peer's).
  *
  * A ring is an array of 64-byte cells in the receiver's memory. A record is
  * one wire message (one cell) followed by its data, rounded up to whole
@@ -26,11 +27,6 @@
 #include "../core/scif_wire.h"
 #include "scif_ntb.h"
 #include "scif_ntb_trace.h"
-
-static u32 scif_ntb_cells(size_t len)
-{
-	return 1 + DIV_ROUND_UP(len, SCIF_NTB_CELL);
-}
 
 static struct scif_ntb_region_hdr *scif_ntb_rx_hdr(struct scif_ntb_peer *p)
 {
@@ -74,104 +70,6 @@ void scif_ntb_kick(struct scif_ntb_peer *p)
 }
 
 /*
- * Cells free in the peer's ring, from the read index the peer keeps in our
- * memory; -EPROTO if that index is impossible. tx_mutex is held.
- */
-static int scif_ntb_tx_room(struct scif_ntb_peer *p, u32 *room)
-{
-	u32 ridx = le32_to_cpu(READ_ONCE(scif_ntb_rx_hdr(p)->ridx));
-	u32 used = p->tx_widx - ridx;
-
-	lockdep_assert_held(&p->tx_mutex);
-
-	if (used > p->tx_cells)
-		return -EPROTO;
-	*room = p->tx_cells - used;
-	return 0;
-}
-
-static bool scif_ntb_tx_ready(struct scif_ntb_peer *p, u32 need)
-{
-	u32 room;
-
-	return READ_ONCE(p->dead) || scif_ntb_tx_room(p, &room) ||
-	       room >= need;
-}
-
-static int scif_ntb_send(struct scif_link *link,
-			 const struct scif_wire_msg *msg, const void *data,
-			 size_t len)
-{
-	struct scif_ntb_peer *p = link->priv;
-	unsigned long deadline;
-	u32 cells = scif_ntb_cells(len), off, contig, need, room;
-	int ret;
-
-	deadline = jiffies + msecs_to_jiffies(scif_ntb_send_timeout_ms);
-	mutex_lock(&p->tx_mutex);
-	for (;;) {
-		ret = -ENODEV;
-		if (READ_ONCE(p->dead))
-			break;
-		if (scif_ntb_tx_room(p, &room)) {
-			scif_ntb_peer_broken(p, "read index out of range");
-			break;
-		}
-		off = p->tx_widx & (p->tx_cells - 1);
-		contig = p->tx_cells - off;
-		need = cells <= contig ? cells : contig + cells;
-		ret = 0;
-		if (room >= need)
-			break;
-		if (time_after(jiffies, deadline)) {
-			/*
-			 * The peer stopped draining its ring: declare it
-			 * lost rather than fail this message alone and
-			 * leave its connection half-closed.
-			 */
-			scif_ntb_peer_broken(p, "peer stopped draining its ring");
-			ret = -ENODEV;
-			break;
-		}
-		trace_scif_ntb_tx_wait(p->node, need, room);
-		/* Ask for a doorbell once the peer has consumed; recheck often. */
-		iowrite32(++p->want_seq, &p->tx_hdr->want);
-		/* The request reaches the peer before its doorbell. */
-		wmb();
-		scif_ntb_ring_peer(p);
-		wait_event_timeout(p->tx_wq, scif_ntb_tx_ready(p, need),
-				   msecs_to_jiffies(10));
-	}
-	if (!ret) {
-		if (cells > contig) {
-			iowrite8(SCIF_NTB_PAD, p->tx_ring + off * SCIF_NTB_CELL);
-			p->tx_widx += contig;
-			off = 0;
-		}
-		memcpy_toio(p->tx_ring + off * SCIF_NTB_CELL, msg, sizeof(*msg));
-		if (len)
-			memcpy_toio(p->tx_ring + (off + 1) * SCIF_NTB_CELL, data,
-				    len);
-		p->tx_widx += cells;
-		/* The cells are visible before the index that covers them. */
-		wmb();
-		iowrite32(p->tx_widx, &p->tx_hdr->widx);
-		trace_scif_ntb_ring_tx(p->node, cells, p->tx_widx);
-		/* And the index before the doorbell (WC writes may linger). */
-		wmb();
-		scif_ntb_ring_peer(p);
-	}
-	mutex_unlock(&p->tx_mutex);
-	if (!ret)
-		scif_ntb_busy_until(p);
-	return ret;
-}
-
-const struct scif_link_ops scif_ntb_link_ops = {
-	.send = scif_ntb_send,
-};
-
-/*
  * Hand the records between rx_ridx and the peer's write index to the core.
  * Return: the number of cells consumed, or -EPROTO if the ring holds
  * something impossible.
@@ -197,6 +95,9 @@ static int scif_ntb_drain(struct scif_ntb_peer *p)
 		/* Read the cells only after the index that covers them. */
 		rmb();
 		while (avail) {
+			/* Answers we cannot send yet: take no more requests. */
+			if (READ_ONCE(p->backlog_cells) > p->tx_cells)
+				return done;
 			off = p->rx_ridx & (p->rx_cells - 1);
 			contig = p->rx_cells - off;
 			cell = ring + off * SCIF_NTB_CELL;
@@ -263,9 +164,9 @@ void scif_ntb_busy_until(struct scif_ntb_peer *p)
 }
 
 /*
- * One pass over our ring: wake our senders to that peer (the peer may have
- * consumed, which it tells with a doorbell), hand every record to the
- * core and answer the peer's request for room. Returns the cells consumed,
+ * One pass over our ring: wake our senders to that peer and write out our
+ * backlog (the peer may have consumed, which it tells with a doorbell),
+ * hand every record to the core and answer the peer's request for room. Returns the cells consumed,
  * or -EPROTO after reporting a broken ring.
  */
 static int scif_ntb_rx_pass(struct scif_ntb_peer *p)
@@ -273,13 +174,17 @@ static int scif_ntb_rx_pass(struct scif_ntb_peer *p)
 	int got;
 
 	mutex_lock(&p->rx_mutex);
+	WRITE_ONCE(p->rx_task, current);
 	if (wq_has_sleeper(&p->tx_wq))
 		wake_up(&p->tx_wq);
+	/* The peer may have made room for what we could not send. */
+	scif_ntb_backlog_flush(p);
 	got = scif_ntb_drain(p);
 	if (got < 0)
 		scif_ntb_peer_broken(p, "ring index or record out of range");
 	else
 		scif_ntb_answer_want(p);
+	WRITE_ONCE(p->rx_task, NULL);
 	mutex_unlock(&p->rx_mutex);
 	if (got)
 		trace_scif_ntb_drain(p->node, got);
