@@ -272,6 +272,13 @@ static void *arg_ptr(struct fz_thread *t, void *good, size_t size)
 {
 	struct fz_proc *p = t->p;
 
+	/*
+	 * Only the real argument says what the kernel was asked: a random
+	 * address is often mapped in a 32-bit process, and the kernel then
+	 * carries out whatever request that memory happens to hold.
+	 * Invariant checks after the call look at t->arg_good.
+	 */
+	t->arg_good = false;
 	switch (fz_below(t, 60)) {
 	case 0: return NULL;
 	case 1: return (void *)(uintptr_t)FZ_KERNEL_ADDR;
@@ -281,6 +288,7 @@ static void *arg_ptr(struct fz_thread *t, void *good, size_t size)
 	case 3:
 		return (void *)(uintptr_t)(fz_rand(t) & 0x7ffffffff000ULL);
 	}
+	t->arg_good = true;
 	return good;
 }
 
@@ -694,7 +702,7 @@ static void op_reg(struct fz_thread *t)
 	ret = sys_ioctl(t, fd, SCIF_REG,
 			(unsigned long)arg_ptr(t, &req, sizeof(req)));
 	record(t, ret);
-	if (ret)
+	if (ret || !t->arg_good)
 		return;
 	fz_add(&fz_stats->registered, 1);
 	remember(t, req.out_offset);
@@ -752,7 +760,7 @@ static void op_rma(struct fz_thread *t)
 	ret = sys_ioctl(t, fd, cmds[k],
 			(unsigned long)arg_ptr(t, &req, sizeof(req)));
 	record(t, ret);
-	if (ret || !req.len)
+	if (ret || !req.len || !t->arg_good)
 		return;
 	fz_add(&fz_stats->rma_ok, 1);
 	/* Which side was written: local for readfrom, the peer for writeto. */
@@ -856,7 +864,7 @@ static void op_fence(struct fz_thread *t)
 		ret = sys_ioctl(t, fd, SCIF_FENCE_SIGNAL,
 				(unsigned long)arg_ptr(t, &req, sizeof(req)));
 		record(t, ret);
-		if (ret)
+		if (ret || !t->arg_good)
 			break;
 		if ((req.flags & SCIF_SIGNAL_LOCAL) &&
 		    fz_in_ro_grid(req.loff, 8))
@@ -927,8 +935,8 @@ static void op_mmap(struct fz_thread *t)
 		munmap(a, len);
 }
 
-/* Take a mapping out of the pool (@take) or just look at it. */
-static bool get_map(struct fz_thread *t, struct fz_map *m, bool take)
+/* Look at a random mapping of the pool; its slot, or -1 if it is empty. */
+static int get_map(struct fz_thread *t, struct fz_map *m)
 {
 	struct fz_proc *p = t->p;
 	int i = (int)fz_below(t, FZ_MAPS);
@@ -936,11 +944,28 @@ static bool get_map(struct fz_thread *t, struct fz_map *m, bool take)
 
 	fz_lock(t);
 	ok = p->maps[i].used;
-	if (ok) {
+	if (ok)
 		*m = p->maps[i];
-		if (take)
-			p->maps[i].used = false;
-	}
+	fz_unlock(t);
+	return ok ? i : -1;
+}
+
+/*
+ * Change slot @i if it still holds the mapping at @addr: forget it
+ * (@forget) or mark it partly unmapped. False if another thread got there
+ * first.
+ */
+static bool update_map(struct fz_thread *t, int i, char *addr, bool forget)
+{
+	struct fz_proc *p = t->p;
+	bool ok;
+
+	fz_lock(t);
+	ok = p->maps[i].used && p->maps[i].addr == addr;
+	if (ok && forget)
+		p->maps[i].used = false;
+	else if (ok)
+		p->maps[i].whole = false;
 	fz_unlock(t);
 	return ok;
 }
@@ -949,20 +974,25 @@ static void op_munmap(struct fz_thread *t)
 {
 	struct fz_map m;
 	size_t skip;
+	int i = get_map(t, &m);
 
-	if (!get_map(t, &m, fz_chance(t, 3, 4))) {
+	if (i < 0) {
 		record(t, munmap(t->p->scratch, 0));	/* EINVAL */
 		return;
 	}
-	if (!m.used)
-		return;
-	if (m.whole && m.len > FZ_PAGE && fz_chance(t, 1, 3)) {
+	if (m.whole && m.len > FZ_PAGE && fz_chance(t, 1, 4)) {
 		/* a hole in the middle; the rest stays mapped */
 		skip = (1 + fz_below(t, m.len / FZ_PAGE - 1)) * FZ_PAGE;
-		record(t, munmap(m.addr + skip, FZ_PAGE));
+		if (update_map(t, i, m.addr, false))
+			record(t, munmap(m.addr + skip, FZ_PAGE));
 		return;
 	}
-	record(t, munmap(m.addr, m.len));
+	/*
+	 * Forget the mapping before it goes: any later mmap may reuse its
+	 * address, and an mprotect() of that one is not one of this mapping.
+	 */
+	if (update_map(t, i, m.addr, true))
+		record(t, munmap(m.addr, m.len));
 }
 
 static void op_mprotect(struct fz_thread *t)
@@ -971,7 +1001,7 @@ static void op_mprotect(struct fz_thread *t)
 	int prot = map_prot(t);
 	long ret;
 
-	if (!get_map(t, &m, false)) {
+	if (get_map(t, &m) < 0) {
 		record(t, mprotect(t->p->scratch, 1, PROT_READ)); /* EINVAL */
 		return;
 	}
@@ -992,7 +1022,7 @@ static void op_touch(struct fz_thread *t)
 	size_t i;
 	bool wr = fz_chance(t, 1, 2);
 
-	if (!get_map(t, &m, false)) {
+	if (get_map(t, &m) < 0) {
 		record(t, 0);
 		return;
 	}
@@ -1204,8 +1234,8 @@ static void child_alarm(int sig)
 }
 
 /*
- * In a forked child: a handful of operations on the inherited endpoints and
- * mappings, with a repeating timer so that no blocking request lasts.
+ * In a forked child: a handful of operations on the inherited endpoints,
+ * with a repeating timer so that no blocking request lasts.
  */
 void fz_child_ops(struct fz_thread *t)
 {
@@ -1222,6 +1252,12 @@ void fz_child_ops(struct fz_thread *t)
 	setitimer(ITIMER_REAL, &it, NULL);
 	/* Not the parent's next choices: a different stream, same seed. */
 	t->rng = fz_mix(t->rng ^ 0x6368696c64ULL);
+	/*
+	 * Mappings of /dev/scif are not inherited (VM_DONTCOPY): their
+	 * addresses are free here, and whatever the child maps there is not
+	 * one of them.
+	 */
+	memset(t->p->maps, 0, sizeof(t->p->maps));
 	while (n--)
 		run_one(t, true);
 }
