@@ -471,7 +471,13 @@ static int hs_attack(void *arg)
 	while (hs->sent < msgs && !kthread_should_stop()) {
 		if (need_session) {
 			if (hs_session(hs)) {
-				pr_err("scif_ntb_hostile: the victim never completed the handshake\n");
+				/* What the victim shows of its state. */
+				pr_err("scif_ntb_hostile: the victim never completed the handshake (link %s; victim nonce %#x magic %#x ack %#x; our nonce %#x)\n",
+				       ntb_link_is_up(hs->ntb, NULL, NULL) &
+				       BIT_ULL(0) ? "up" : "down",
+				       hs_get(hs, SCIF_NTB_SPAD_NONCE),
+				       hs_get(hs, SCIF_NTB_SPAD_MAGIC),
+				       hs_get(hs, SCIF_NTB_SPAD_ACK), hs->nonce);
 				break;
 			}
 			need_session = false;

@@ -39,12 +39,19 @@ until dmesg | grep -q 'scif_ntb_hostile: done:'; do
 done
 line=$(dmesg | grep 'scif_ntb_hostile: done:' | sed 's/^\[[^]]*\] //')
 echo "$line"
-# A handshake that failed ends the attack early: that is a failure.
+# A handshake that failed ends the attack early: that is a failure, but
+# the genuine link is still tried, to tell a stuck victim from the rest.
 sent=$(echo "$line" | sed -n 's/.*done: \([0-9]*\) messages.*/\1/p')
-[ "$sent" = "$msgs" ] || { echo "hostile: only $sent of $msgs messages"; exit 1; }
+short=0
+if [ "$sent" != "$msgs" ]; then
+	echo "hostile: only $sent of $msgs messages"
+	dmesg | grep 'scif_ntb_hostile: the victim' || true
+	short=1
+fi
 echo "hostile: attack took about $t s"
 rmmod scif_ntb_hostile
 modprobe scif_ntb
 scif-ntb-test nodes 2 120
 scif-ntb-test echo 0 3000 1
 echo "hostile: genuine link to the victim works"
+exit $short
