@@ -233,10 +233,11 @@ struct scif_ntb_peer {
  * @port: our port number
  * @db_self: doorbell bit peers ring to reach us, or 0 (polling)
  * @region_size: bytes of each peer region (header and ring)
- * @wq: runs the peers' @rx_work and @poll_work; unbound, as a polling
- *	work item runs for long and must not hold up other work of its CPU
- * @local_wq: runs @rx_work instead when rx_local is set: per CPU, so that
- *	the work runs right after the doorbell on the CPU that took it
+ * @wq: runs the peers' @poll_work, and @rx_work when rx_local is off;
+ *	unbound, as a polling work item runs for long and must not hold up
+ *	other work of its CPU
+ * @local_wq: runs @rx_work when rx_local is set (the default): per CPU,
+ *	so that the work runs right after the doorbell on the CPU that took it
  *	(Documentation/benchmarks.rst, "Where the time goes"); CPU intensive,
  *	so that a long drain does not hold up the other work of that CPU
  * @link_work: turns NTB link events into peer state changes

@@ -43,9 +43,9 @@ bool scif_ntb_allow_flat = true;
 module_param_named(allow_flat, scif_ntb_allow_flat, bool, 0644);
 MODULE_PARM_DESC(allow_flat, "Accept a peer whose inbound window maps all of this host's memory without an IOMMU between them (default Y; N refuses such links)");
 
-bool scif_ntb_rx_local;
+bool scif_ntb_rx_local = true;
 module_param_named(rx_local, scif_ntb_rx_local, bool, 0644);
-MODULE_PARM_DESC(rx_local, "Drain a peer's ring on the CPU that took its doorbell (experimental, default N: any CPU)");
+MODULE_PARM_DESC(rx_local, "Drain a peer's ring on the CPU that took its doorbell (default Y; N: on any CPU)");
 
 unsigned int scif_ntb_busy_poll_us;
 module_param_named(busy_poll_us, scif_ntb_busy_poll_us, uint, 0644);
