@@ -45,6 +45,7 @@ static bool ivn_link_peer_up(struct ivn_dev *ivn, struct ivn_peer *peer,
 			     bool enabled, bool was_up)
 {
 	unsigned long timeout = msecs_to_jiffies(ivn_hb_timeout_ms);
+	const char *why = NULL;
 	u32 inc, flags, hb;
 	bool up;
 
@@ -57,14 +58,31 @@ static bool ivn_link_peer_up(struct ivn_dev *ivn, struct ivn_peer *peer,
 		peer->hb_stamp = jiffies;
 	}
 
-	up = enabled && inc && (flags & IVN_FLAG_LINK_ENABLED) &&
-	     time_before(jiffies, peer->hb_stamp + timeout);
-
+	if (!enabled)
+		why = "disabled here";
+	else if (!inc)
+		why = "the peer is not running";
+	else if (!(flags & IVN_FLAG_LINK_ENABLED))
+		why = "disabled by the peer";
+	else if (!time_before(jiffies, peer->hb_stamp + timeout))
+		why = "no heartbeat from the peer";
 	/* restarted between two looks: report a down first */
-	if (up && was_up && inc != peer->link_inc)
-		up = false;
+	else if (was_up && inc != peer->link_inc)
+		why = "the peer restarted";
+	up = !why;
 	if (up)
 		peer->link_inc = inc;
+
+	/*
+	 * Say what changed, so that a false link loss on a loaded host (a
+	 * stalled heartbeat) can be told apart from a peer that left.
+	 */
+	if (why != peer->why)
+		dev_info_ratelimited(&ivn->ntb.dev, "link to port %d %s%s (heartbeat seen %u ms ago)\n",
+				     peer->port, up ? "up" : "down: ",
+				     why ?: "",
+				     jiffies_to_msecs(jiffies - peer->hb_stamp));
+	peer->why = why;
 	return up;
 }
 
