@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Node 1 is killed mid-run (scripts/rig/cluster --kill-node 1 --after-ready) and
-# booted again. Node 0 must see the link go down within 1 s of node 1's
+# booted again. Node 0 must see the link go down within 2.5 s of node 1's
 # last sign of life, and up again once node 1 is back.
 . ./ntb_lib.sh
 me=$SCIF_NODE_INDEX
@@ -60,7 +60,7 @@ done
 gap=$((t - seen))
 echo "node $me: link down ${gap} ms after node 1's last sign of life (sign $last)"
 [ $(($last)) -gt 0 ] 2>/dev/null || fail "node 1 never gave a sign of life"
-[ "$gap" -le 1000 ] || fail "link down took ${gap} ms (> 1000 ms)"
+[ "$gap" -le 2500 ] || fail "link down took ${gap} ms (> 2500 ms)"
 
 t=$(now_ms)
 wait_for 150 file_is "$d/peer0/link" Y || fail "restarted node 1 did not link up"

@@ -20,7 +20,12 @@ unsigned int ivn_hb_period_ms = 50;
 module_param_named(hb_period_ms, ivn_hb_period_ms, uint, 0444);
 MODULE_PARM_DESC(hb_period_ms, "Heartbeat period (ms)");
 
-static unsigned int ivn_hb_timeout_ms = 600;
+/*
+ * Long enough that a live guest whose host kept it waiting (under TCG on
+ * a loaded host a guest can miss its timers for well over a second) is
+ * not taken for dead; a killed guest is still seen down within two seconds.
+ */
+static unsigned int ivn_hb_timeout_ms = 1500;
 module_param_named(hb_timeout_ms, ivn_hb_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(hb_timeout_ms,
 		 "A peer whose heartbeat did not move for this long is down (ms)");
