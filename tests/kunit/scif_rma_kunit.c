@@ -698,6 +698,64 @@ static void rma_late_unreg_ack(struct kunit *test)
 			-ENOENT);
 }
 
+/*
+ * Answers that come after this side gave up on them are late, not lies:
+ * the pages of a window refused at REG_OPEN, and a REG_ACK for a register
+ * that stopped waiting, are dropped quietly (-ENOENT). A second REG_ACK
+ * for an active window stays a protocol error.
+ */
+static void rma_late_reg_answers(struct kunit *test)
+{
+	struct rma_ctx *ctx = test->priv;
+	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
+	struct scif_wire_reg r = {};
+	struct scif_wire_msg m;
+	struct scif_window *win;
+	__le64 pg;
+	u32 id;
+
+	/* More pages than the budget: refused with a NACK, not an error. */
+	r.offset = cpu_to_le64(1ULL << 30);
+	r.nr_pages = cpu_to_le64(SCIF_RMA_MAX_REMOTE_PAGES + 1ULL);
+	r.prot = cpu_to_le32(RW);
+	scif_msg_init(&m, SCIF_MSG_REG_OPEN, s->id, c->id, s->port, c->port,
+		      1100);
+	m.len = cpu_to_le16(sizeof(r));
+	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.a, 1, &m, &r, sizeof(r)),
+			0);
+	/* Its first pages were already on the way. */
+	pg = cpu_to_le64(page_to_phys(vmalloc_to_page(ctx->sbuf)));
+	scif_msg_init(&m, SCIF_MSG_REG_PAGES, s->id, c->id, s->port, c->port,
+		      1100);
+	m.len = cpu_to_le16(sizeof(pg));
+	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.a, 1, &m, &pg, sizeof(pg)),
+			-ENOENT);
+	mutex_lock(&c->rma->lock);
+	KUNIT_EXPECT_EQ(test, c->rma->remote_pages, 0UL);
+	mutex_unlock(&c->rma->lock);
+
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.c, ctx->cbuf, 1, 0, RW, FIX), 0);
+	scif_sim_settle(ctx->n.pair);
+	mutex_lock(&c->rma->lock);
+	win = scif_wtree_find(&c->rma->local, 0);
+	id = win ? win->id : 0;
+	mutex_unlock(&c->rma->lock);
+	KUNIT_ASSERT_NOT_NULL(test, win);
+	scif_msg_init(&m, SCIF_MSG_REG_ACK, s->id, c->id, s->port, c->port, id);
+	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.a, 1, &m, NULL, 0),
+			-EPROTO);
+	/* As scif_register() leaves a window it stopped waiting for. */
+	mutex_lock(&c->rma->lock);
+	win->state = SCIF_WIN_UNREGISTERING;
+	mutex_unlock(&c->rma->lock);
+	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.a, 1, &m, NULL, 0),
+			-ENOENT);
+	mutex_lock(&c->rma->lock);
+	KUNIT_EXPECT_EQ(test, win->state, SCIF_WIN_UNREGISTERING);
+	win->state = SCIF_WIN_ACTIVE;
+	mutex_unlock(&c->rma->lock);
+}
+
 static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_register_errors),
 	KUNIT_CASE(rma_random_copies),
@@ -710,6 +768,7 @@ static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_hostile_peer),
 	KUNIT_CASE(rma_close_releases),
 	KUNIT_CASE(rma_late_unreg_ack),
+	KUNIT_CASE(rma_late_reg_answers),
 	{}
 };
 

@@ -114,9 +114,12 @@ void scif_node_rx_parts(struct scif_instance *si, u16 node, const void *buf,
 drop:
 	scif_node_count_drop(si, node);
 	if (ret == -ENOENT) {
-		/* An endpoint closed while the peer was still talking. */
-		pr_debug_ratelimited("scif %s: message for a closed endpoint from node %u\n",
-				     si->name, node);
+		/*
+		 * Late, not wrong: for an endpoint that closed, or a window
+		 * given up, while the peer was still talking.
+		 */
+		pr_debug_ratelimited("scif %s: late message (type %u) from node %u\n",
+				     si->name, ((const u8 *)buf)[1], node);
 		return;
 	}
 	pr_warn_ratelimited("scif %s: dropped message (type %u, %zu bytes) from node %u: %d\n",

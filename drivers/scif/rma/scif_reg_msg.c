@@ -178,11 +178,20 @@ static int scif_rma_reg_pages(struct scif_endpt *ep, u16 node, u32 id,
 
 	mutex_lock(&rma->lock);
 	win = xa_load(&rma->rwins, id);
-	if (!win || win->nr_recv == win->nr_pages || first != win->nr_recv ||
+	if (!win) {
+		/*
+		 * Refused at REG_OPEN (over the budget, out of memory) or
+		 * dropped since: the rest of its pages were already on the
+		 * way. A late message, not a lie.
+		 */
+		ret = -ENOENT;
+		goto unlock;
+	}
+	if (win->nr_recv == win->nr_pages || first != win->nr_recv ||
 	    !len || len % sizeof(u64) ||
 	    count > win->nr_pages - win->nr_recv) {
 		ret = -EPROTO;
-		if (win && win->nr_recv != win->nr_pages)
+		if (win->nr_recv != win->nr_pages)
 			bad = scif_rwin_remove(rma, win);
 		goto unlock;
 	}
@@ -219,7 +228,10 @@ static int scif_rma_reg_ack(struct scif_endpt *ep, u32 id, u32 err)
 		return -EPROTO;
 	mutex_lock(&rma->lock);
 	win = xa_load(&rma->wins, id);
-	if (!win || win->state != SCIF_WIN_REGISTERING) {
+	if (win && win->state == SCIF_WIN_UNREGISTERING) {
+		/* scif_register() stopped waiting: a late answer. */
+		ret = -ENOENT;
+	} else if (!win || win->state != SCIF_WIN_REGISTERING) {
 		ret = -EPROTO;
 	} else if (err) {
 		win->reg_err = -(int)err;
