@@ -5,7 +5,9 @@
  * clients, and what node loss does to endpoints.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/scif.h>
 #include <linux/vmalloc.h>
@@ -462,6 +464,129 @@ static void client_probe_and_remove(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nc->probed, 0UL);
 }
 
+/**
+ * struct node_stuck - a link whose sends wait until the test lets them go,
+ *		       as a full ring does, and the threads that use it
+ * @link: added to node 0's instance as node %NODE_FAKE
+ * @si: node 0's instance
+ * @entered: a send is waiting inside the link
+ * @release: let the waiting send return (-ENODEV, as a dead link does)
+ * @sent: the sending thread's scif_node_send() returned
+ * @other: another node was added and removed meanwhile
+ * @removed: scif_node_remove() of %NODE_FAKE returned
+ * @send_ret: what scif_node_send() returned
+ */
+struct node_stuck {
+	struct scif_link link;
+	struct scif_instance *si;
+	struct completion entered;
+	struct completion release;
+	struct completion sent;
+	struct completion other;
+	struct completion removed;
+	int send_ret;
+};
+
+static int node_stuck_send(struct scif_link *link,
+			   const struct scif_wire_msg *msg, const void *data,
+			   size_t len)
+{
+	struct node_stuck *st = container_of(link, struct node_stuck, link);
+
+	complete(&st->entered);
+	wait_for_completion(&st->release);
+	return -ENODEV;
+}
+
+static const struct scif_link_ops node_stuck_ops = {
+	.send = node_stuck_send,
+};
+
+static int node_stuck_sender(void *arg)
+{
+	struct node_stuck *st = arg;
+	struct scif_wire_msg m;
+
+	scif_msg_init(&m, SCIF_MSG_DISCONNECT, 1, 1, 1, 1, 0);
+	st->send_ret = scif_node_send(st->si, NODE_FAKE, &m, NULL, 0);
+	complete(&st->sent);
+	return 0;
+}
+
+static int node_stuck_other(void *arg)
+{
+	struct node_stuck *st = arg;
+	struct scif_link link = {
+		.ops = &node_null_ops,
+		.max_data = NODE_SIM_CHUNK,
+	};
+
+	if (!scif_node_add(st->si, NODE_FAKE + 1, &link))
+		scif_node_remove(st->si, NODE_FAKE + 1);
+	complete(&st->other);
+	return 0;
+}
+
+static int node_stuck_remover(void *arg)
+{
+	struct node_stuck *st = arg;
+
+	scif_node_remove(st->si, NODE_FAKE);
+	complete(&st->removed);
+	return 0;
+}
+
+/* Run @fn in a thread, or right here if no thread can be had. */
+static void node_stuck_run(int (*fn)(void *), struct node_stuck *st)
+{
+	if (IS_ERR(kthread_run(fn, st, "scif-kunit")))
+		fn(st);
+}
+
+/*
+ * A send waiting in a full link holds no lock that other nodes need: the
+ * links of other nodes come and go meanwhile. Removing the node itself
+ * waits until the send has left its link.
+ */
+static void send_waiting_holds_no_table_lock(struct kunit *test)
+{
+	struct scif_kt_nodes *ctx = test->priv;
+	struct node_stuck *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	bool other_done;
+
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	st->link.ops = &node_stuck_ops;
+	st->link.max_data = NODE_SIM_CHUNK;
+	st->si = ctx->a;
+	init_completion(&st->entered);
+	init_completion(&st->release);
+	init_completion(&st->sent);
+	init_completion(&st->other);
+	init_completion(&st->removed);
+	KUNIT_ASSERT_EQ(test, scif_node_add(ctx->a, NODE_FAKE, &st->link), 0);
+	if (IS_ERR(kthread_run(node_stuck_sender, st, "scif-kunit"))) {
+		scif_node_remove(ctx->a, NODE_FAKE);
+		KUNIT_FAIL(test, "no thread");
+		return;
+	}
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&st->entered,
+							    10 * HZ));
+	node_stuck_run(node_stuck_other, st);
+	other_done = wait_for_completion_timeout(&st->other, 10 * HZ);
+	KUNIT_EXPECT_TRUE(test, other_done);
+	node_stuck_run(node_stuck_remover, st);
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, scif_node_ep_ring(ctx->a, NODE_FAKE), 0U);
+	KUNIT_EXPECT_FALSE(test, completion_done(&st->removed));
+	complete(&st->release);
+	/* Everything ends once the send is let go, the test's memory too. */
+	wait_for_completion(&st->sent);
+	if (!other_done)
+		wait_for_completion(&st->other);
+	wait_for_completion(&st->removed);
+	KUNIT_EXPECT_EQ(test, st->send_ret, -ENODEV);
+}
+
 static struct kunit_case scif_node_cases[] = {
 	KUNIT_CASE(node_ids_list_both),
 	KUNIT_CASE(connect_and_stream_across),
@@ -475,6 +600,7 @@ static struct kunit_case scif_node_cases[] = {
 	KUNIT_CASE(link_ep_ring),
 	KUNIT_CASE(send_failure_resets_both_sides),
 	KUNIT_CASE(fence_peer_silent_times_out),
+	KUNIT_CASE(send_waiting_holds_no_table_lock),
 	{}
 };
 

@@ -11,8 +11,10 @@
 #define SCIF_CORE_H
 
 #include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/device.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/rhashtable-types.h>
 #include <linux/rwsem.h>
 #include <linux/scif.h>
@@ -52,17 +54,25 @@ struct scif_node_stats {
 /**
  * struct scif_node - a node reachable from an instance (itself included)
  * @id: the node id
- * @link: the transport reaching it; used under &scif_instance.nodes_rwsem
+ * @link: the transport reaching it; used under &scif_instance.nodes_rwsem,
+ *	  or, to send, with a reference in @senders
  * @max_data: copy of the link's chunk size, readable under RCU
  * @ep_ring: receive ring size of endpoints connected to the node (the
  *	     link's choice or the default), readable under RCU
  * @spdev: its device on the instance's bus
  * @stats: message counters
+ * @senders: one reference for the node table, plus one per scif_node_send()
+ *	     inside @link; taken under RCU, never from zero
+ * @idle: completed when @senders drops to zero, after the node left the table
  * @rcu: frees the node after an RCU grace period
  *
  * Nodes are inserted and erased under &scif_instance.nodes_rwsem held for
- * writing. Users of @link hold it for reading; users of @id, @max_data, @ep_ring
- * and @stats may instead hold the RCU read lock.
+ * writing. Users of @link hold it for reading, except senders: a send may
+ * wait seconds for room in a full link, and must not hold up, with the
+ * semaphore, the nodes of every other link. They hold @senders instead,
+ * which scif_node_remove() waits for (the transport has marked the link
+ * dead first, so that they return). Users of @id, @max_data, @ep_ring and
+ * @stats may hold the RCU read lock.
  */
 struct scif_node {
 	u16 id;
@@ -71,6 +81,8 @@ struct scif_node {
 	u32 ep_ring;
 	struct scif_peer_dev *spdev;
 	struct scif_node_stats stats;
+	refcount_t senders;
+	struct completion idle;
 	struct rcu_head rcu;
 };
 
@@ -87,8 +99,8 @@ struct scif_node {
  * @parked: accepted endpoints waiting for scif_epd_claim(), by slot index
  * @conreqs: connection requests queued on the listeners, by requester
  *	     (&struct scif_conreq_key); internally locked
- * @nodes_rwsem: held for reading to use @nodes and a node's link (also
- *	 while sending), for writing to add or remove a node
+ * @nodes_rwsem: held for reading to use @nodes and a node's link (senders
+ *	 use &scif_node.senders instead), for writing to add or remove a node
  * @nodes: the node table, by node id
  * @bus: this instance's SCIF bus: one &struct scif_peer_dev per online node.
  *	 Typed as &device.bus is, which is const only on kernels whose driver

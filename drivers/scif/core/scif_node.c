@@ -5,11 +5,14 @@
  * A transport adds a node when its peer becomes reachable and removes it
  * when the peer is lost. Removal fails every connection and connect in
  * flight towards the node and takes its device off the bus. A node's link
- * is used under nodes_rwsem held for reading, including across a send, so a
- * link is never torn down under a sender. Lookups that only read a node's
- * counters or chunk size use RCU instead, so that a receive path running
- * inside a send (the loopback link delivers data inline) never takes the
- * semaphore twice.
+ * is used under nodes_rwsem held for reading, so a link is never torn down
+ * under a user. A send is the exception: it may wait for room in a full
+ * link for up to the transport's timeout, and a reader waiting that long
+ * would stall every writer, and behind the writer every other reader, for
+ * all nodes. A sender holds a reference on the node instead, which
+ * removal waits for. Lookups that only read a node's counters or chunk
+ * size use RCU, so that a receive path running inside a send (the loopback
+ * link delivers data inline) takes no lock twice.
  */
 #include <kunit/visibility.h>
 #include <linux/errno.h>
@@ -110,8 +113,11 @@ int scif_node_send(struct scif_instance *si, u16 node,
 	int ret = -ENODEV;
 
 	might_sleep();
-	down_read(&si->nodes_rwsem);
+	rcu_read_lock();
 	n = scif_node_get(si, node);
+	if (n && !refcount_inc_not_zero(&n->senders))
+		n = NULL;
+	rcu_read_unlock();
 	if (n) {
 		if (WARN_ON_ONCE(len > n->link->max_data ||
 				 le16_to_cpu(msg->len) != len))
@@ -122,12 +128,14 @@ int scif_node_send(struct scif_instance *si, u16 node,
 			atomic64_inc(&n->stats.tx_errs);
 		else
 			atomic64_inc(&n->stats.tx_msgs);
+		if (refcount_dec_and_test(&n->senders))
+			complete(&n->idle);
 	}
-	up_read(&si->nodes_rwsem);
 	trace_scif_msg_tx(node, msg->type, le64_to_cpu(msg->src_ep),
 			  le64_to_cpu(msg->dst_ep), len, ret);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_node_send);
 
 /**
  * scif_node_count_drop() - count a message from a node that was rejected
@@ -217,6 +225,8 @@ int scif_node_add(struct scif_instance *si, u16 node, struct scif_link *link)
 	n->link = link;
 	n->max_data = link->max_data;
 	n->ep_ring = link->ep_ring ? link->ep_ring : SCIF_RX_RING_SIZE;
+	refcount_set(&n->senders, 1);
+	init_completion(&n->idle);
 	down_write(&si->nodes_rwsem);
 	ret = xa_insert(&si->nodes, node, n, GFP_KERNEL);
 	up_write(&si->nodes_rwsem);
@@ -238,6 +248,8 @@ EXPORT_SYMBOL_NS_GPL(scif_node_add, SCIF_TRANSPORT);
  *
  * Connections to the node are reset with -ENODEV and connects in flight
  * fail with -ENODEV. On return the core no longer uses the node's link.
+ * A send waiting in the link holds this up: the transport makes its link
+ * fail sends before it calls this.
  */
 void scif_node_remove(struct scif_instance *si, u16 node)
 {
@@ -250,6 +262,8 @@ void scif_node_remove(struct scif_instance *si, u16 node)
 	up_write(&si->nodes_rwsem);
 	if (!n)
 		return;
+	if (!refcount_dec_and_test(&n->senders))
+		wait_for_completion(&n->idle);
 	while ((ep = scif_ep_next(si, &idx))) {
 		scif_connect_node_lost(ep, node);
 		scif_data_node_lost(ep, node);
