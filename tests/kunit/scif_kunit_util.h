@@ -147,8 +147,13 @@ static inline void scif_kt_pair(struct kunit *test, struct scif_instance *csi,
 	ret = scif_accept(l, &peer, server, SCIF_ACCEPT_SYNC);
 	if (ret)
 		scif_epd_flush(conn.epd);
-	/* Never leave the thread running on our stack. */
-	KUNIT_ASSERT_TRUE(test, scif_kt_join(&call, 10000));
+	if (!scif_kt_join(&call, 10000)) {
+		KUNIT_FAIL(test, "connect still waiting 10 s after accept returned %d (state %d)",
+			   ret, READ_ONCE(conn.epd->state));
+		/* Never leave the thread running on our stack. */
+		scif_epd_flush(conn.epd);
+		wait_for_completion(&call.done);
+	}
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	KUNIT_ASSERT_GE(test, call.ret, SCIF_PORT_RSVD);
 	KUNIT_EXPECT_EQ(test, peer.port, call.ret);
