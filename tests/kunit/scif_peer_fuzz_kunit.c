@@ -11,7 +11,10 @@
  * fresh connect, stream and RMA), and every endpoint and window of node 0
  * must be freed when its owner closes it. The generator is seeded by
  * peer_fuzz_seed; peer_fuzz_msgs sets how many messages are injected (small
- * for make check, 10^6 for tools/fuzz/run-peer-fuzz).
+ * for make check, 10^6 for tools/fuzz/run-peer-fuzz). KUnit stops a test
+ * case after 300 s, so a long run is cut into slices of peer_fuzz_slice
+ * messages, one parameter of the case each, on fresh nodes and with a
+ * generator seeded from the seed and the slice number.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -36,6 +39,10 @@ static unsigned int peer_fuzz_msgs = 20000;
 module_param(peer_fuzz_msgs, uint, 0444);
 MODULE_PARM_DESC(peer_fuzz_msgs, "hostile messages injected by the fuzz case");
 
+static unsigned int peer_fuzz_slice = 50000;
+module_param(peer_fuzz_slice, uint, 0444);
+MODULE_PARM_DESC(peer_fuzz_slice, "messages per test case run (each must end within KUnit's 300 s)");
+
 static unsigned int peer_fuzz_seed = 1;
 module_param(peer_fuzz_seed, uint, 0444);
 MODULE_PARM_DESC(peer_fuzz_seed, "seed of the peer fuzzer's generator");
@@ -57,6 +64,8 @@ MODULE_PARM_DESC(peer_fuzz_seed, "seed of the peer fuzzer's generator");
 #define PF_MAX_IDS	32
 
 #define RW	(SCIF_PROT_READ | SCIF_PROT_WRITE)
+/* Most slices of one run; a longer run gets longer slices. */
+#define PF_MAX_SLICES	1000
 
 /**
  * struct pf_conn - one connection between the victim and the attacker
@@ -665,14 +674,32 @@ out:
 	vfree(bbuf);
 }
 
+/* Messages per slice: peer_fuzz_slice, more if that needs too many. */
+static u64 pf_slice_size(void)
+{
+	return max3(peer_fuzz_slice, 1U,
+		    DIV_ROUND_UP(peer_fuzz_msgs, PF_MAX_SLICES));
+}
+
+static unsigned int pf_slices(void)
+{
+	return max_t(u64, 1, DIV_ROUND_UP((u64)peer_fuzz_msgs,
+					  pf_slice_size()));
+}
+
 static void peer_fuzz(struct kunit *test)
 {
+	const unsigned int *slice = test->param_value;
 	struct pf_ctx *ctx = test->priv;
-	u64 i;
+	u64 i, first, want;
 
-	while (ctx->sent < peer_fuzz_msgs) {
+	first = *slice * pf_slice_size();
+	want = min_t(u64, pf_slice_size(), peer_fuzz_msgs - first);
+	/* Each slice on its own stream of choices, repeatable alone. */
+	prandom_seed_state(&ctx->rnd, peer_fuzz_seed + *slice * 0x9e3779b9ULL);
+	while (ctx->sent < want) {
 		pf_round_up(test, ctx);
-		for (i = 0; i < PF_ROUND && ctx->sent < peer_fuzz_msgs; i++) {
+		for (i = 0; i < PF_ROUND && ctx->sent < want; i++) {
 			pf_step(test, ctx);
 			if (i % PF_BURST == PF_BURST - 1)
 				scif_sim_settle(ctx->n.pair);
@@ -688,13 +715,30 @@ static void peer_fuzz(struct kunit *test)
 				   ctx->sent, ctx->rounds);
 	}
 	pf_expect_working(test, ctx);
-	kunit_info(test, "seed %u: %llu hostile messages in %u rounds, %u of %u connections reset, %u slow closes\n",
-		   peer_fuzz_seed, ctx->sent, ctx->rounds, ctx->resets,
+	kunit_info(test, "seed %u slice %u: %llu hostile messages in %u rounds, %u of %u connections reset, %u slow closes\n",
+		   peer_fuzz_seed, *slice, ctx->sent, ctx->rounds, ctx->resets,
 		   ctx->rounds * PF_CONNS, ctx->slow_closes);
 }
 
+/* Slice numbers, for the parameters of the fuzz case to point at. */
+static unsigned int pf_slice_ids[PF_MAX_SLICES];
+
+static const void *pf_gen_slices(const void *prev, char *desc)
+{
+	const unsigned int *p = prev;
+	unsigned int i = p ? *p + 1 : 0;
+
+	if (i >= pf_slices())
+		return NULL;
+	pf_slice_ids[i] = i;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "slice %u of %u", i + 1,
+		 pf_slices());
+	return &pf_slice_ids[i];
+}
+
 static struct kunit_case peer_fuzz_cases[] = {
-	KUNIT_CASE_SLOW(peer_fuzz),
+	KUNIT_CASE_PARAM_ATTR(peer_fuzz, pf_gen_slices,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	{}
 };
 
