@@ -127,6 +127,33 @@ static u64 hs_rand64(struct hs_dev *hs)
 	       prandom_u32_state(&hs->rnd);
 }
 
+/*
+ * A junk value for our scratchpad word @idx. The victim cannot tell a
+ * wrong ring address inside our window from the right one, and in direct
+ * mode the window is all of our memory: a junk address or size it accepts
+ * only sends the victim's records into our own kernel, which tests
+ * nothing of the victim and may wreck the attacker (one in 512 random
+ * low address words is a cell-aligned address inside 512 MiB of RAM).
+ * Those words get values the victim must refuse:
+ * an address off a cell boundary or far beyond any window, a size that
+ * is no ring.
+ */
+static u32 hs_junk(struct hs_dev *hs, int idx)
+{
+	u32 v = hs_rand64(hs);
+
+	switch (idx) {
+	case SCIF_NTB_SPAD_ADDR_LO:
+		return v | 1;
+	case SCIF_NTB_SPAD_ADDR_HI:
+		return v | BIT(31);
+	case SCIF_NTB_SPAD_SIZE:
+		/* Odd: the ring behind the header is no power of two. */
+		return v | 1;
+	}
+	return v;
+}
+
 /* Our scratchpad word @idx, in the victim's scratchpads. */
 static void hs_put(struct hs_dev *hs, int idx, u32 val)
 {
@@ -491,7 +518,8 @@ static int hs_attack(void *arg)
 		}
 		if (r < 6) {
 			/* A random value in one of our scratchpad words. */
-			hs_put(hs, hs_rand(hs, SCIF_NTB_SPADS), hs_rand64(hs));
+			i = hs_rand(hs, SCIF_NTB_SPADS);
+			hs_put(hs, i, hs_junk(hs, i));
 			hs->spad_junk++;
 			need_session = true;
 			msleep(20);
