@@ -670,6 +670,25 @@ static bool local_empty(struct rma_ctx *ctx)
 }
 
 /*
+ * Register one page of the client's buffer at offset 0, let the peer know
+ * it, and return its window (which stays in the client's tables).
+ */
+static struct scif_window *reg_client_page(struct kunit *test,
+					   struct rma_ctx *ctx)
+{
+	struct scif_endpt *c = ctx->n.c;
+	struct scif_window *win;
+
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(c, ctx->cbuf, 1, 0, RW, FIX), 0);
+	scif_sim_settle(ctx->n.pair);
+	mutex_lock(&c->rma->lock);
+	win = scif_wtree_find(&c->rma->local, 0);
+	mutex_unlock(&c->rma->lock);
+	KUNIT_ASSERT_NOT_NULL(test, win);
+	return win;
+}
+
+/*
  * An UNREG_ACK for a window we never unregistered is a lie; once a close
  * dropped all windows at once, it is a late answer and dropped quietly.
  */
@@ -681,13 +700,8 @@ static void rma_late_unreg_ack(struct kunit *test)
 	struct scif_window *win;
 	u32 id;
 
-	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.c, ctx->cbuf, 1, 0, RW, FIX), 0);
-	scif_sim_settle(ctx->n.pair);
-	mutex_lock(&c->rma->lock);
-	win = scif_wtree_find(&c->rma->local, 0);
-	id = win ? win->id : 0;
-	mutex_unlock(&c->rma->lock);
-	KUNIT_ASSERT_NOT_NULL(test, win);
+	win = reg_client_page(test, ctx);
+	id = win->id;
 	scif_msg_init(&m, SCIF_MSG_UNREG_ACK, s->id, c->id, s->port, c->port,
 		      id);
 	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.a, 1, &m, NULL, 0),
@@ -734,13 +748,8 @@ static void rma_late_reg_answers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->rma->remote_pages, 0UL);
 	mutex_unlock(&c->rma->lock);
 
-	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.c, ctx->cbuf, 1, 0, RW, FIX), 0);
-	scif_sim_settle(ctx->n.pair);
-	mutex_lock(&c->rma->lock);
-	win = scif_wtree_find(&c->rma->local, 0);
-	id = win ? win->id : 0;
-	mutex_unlock(&c->rma->lock);
-	KUNIT_ASSERT_NOT_NULL(test, win);
+	win = reg_client_page(test, ctx);
+	id = win->id;
 	scif_msg_init(&m, SCIF_MSG_REG_ACK, s->id, c->id, s->port, c->port, id);
 	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.a, 1, &m, NULL, 0),
 			-EPROTO);
