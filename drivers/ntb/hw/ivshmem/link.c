@@ -79,15 +79,16 @@ static bool ivn_link_peer_up(struct ivn_dev *ivn, struct ivn_peer *peer,
 		peer->link_inc = inc;
 
 	/*
-	 * Say what changed, so that a false link loss on a loaded host (a
-	 * stalled heartbeat) can be told apart from a peer that left.
+	 * Say why a link went down, so that a false link loss on a loaded
+	 * host (a stalled heartbeat) can be told apart from a peer that left.
 	 */
-	if (why != peer->why)
-		dev_info_ratelimited(&ivn->ntb.dev, "link to port %d %s%s (heartbeat seen %u ms ago)\n",
-				     peer->port, up ? "up" : "down: ",
-				     why ?: "",
+	if (was_up && !up)
+		dev_info_ratelimited(&ivn->pdev->dev, "link to port %d down: %s (heartbeat seen %u ms ago)\n",
+				     peer->port, why,
 				     jiffies_to_msecs(jiffies - peer->hb_stamp));
-	peer->why = why;
+	else if (up && !was_up)
+		dev_info_ratelimited(&ivn->pdev->dev, "link to port %d up\n",
+				     peer->port);
 	return up;
 }
 

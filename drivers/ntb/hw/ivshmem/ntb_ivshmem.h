@@ -27,10 +27,9 @@
  * @hb:		last heartbeat value read from the peer.
  * @hb_stamp:	jiffies when @hb last changed.
  * @link_inc:	incarnation the link was last reported up with.
- * @why:	why the link is down (a constant string), NULL while up.
  *
  * @inc, @db_seq and @db_seen are protected by ivn_dev.db_lock; @hb,
- * @hb_stamp, @link_inc and @why are only touched by the link worker.
+ * @hb_stamp and @link_inc are only touched by the link worker.
  */
 struct ivn_peer {
 	struct pci_dev *pdev;
@@ -43,7 +42,6 @@ struct ivn_peer {
 	u32 hb;
 	unsigned long hb_stamp;
 	u32 link_inc;
-	const char *why;
 };
 
 /**
