@@ -2,18 +2,26 @@
 /*
  * scif-bench: loopback send/recv benchmark. Two processes on this node:
  *
- *   round trip  message of N bytes there and back, N = 8 B .. 64 KiB
- *   streaming   one-way blocking sends of N bytes, N = 8 B .. 64 KiB
+ *   ioctl       the cheapest call into /dev/scif (an unknown command): the
+ *               floor under every SCIF call made from user space
+ *   roundtrip   message of N bytes there and back, N = 8 B .. 64 KiB
+ *   spin        the same, both sides polling with non-blocking scif_recv()
+ *               instead of sleeping (busy polling by the reader)
+ *   stream      one-way blocking sends of N bytes, N = 8 B .. 64 KiB
  *
  * Prints a table. Not a test: nothing is asserted.
  *
- *   scif-bench [-t SECONDS_PER_ROW]
+ *   scif-bench [-t SECONDS_PER_ROW] [-q]
+ *
+ * -q runs only the rows make bench judges: ioctl, 8 B roundtrip and spin,
+ * 64 KiB stream.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +29,11 @@
 #include "scif.h"
 
 #define MAX_MSG		65536
+
+/* An ioctl number no SCIF version defines: the driver answers -ENOTTY. */
+#define NULL_IOCTL	_IO('s', 0xff)
+
+enum mode { ROUNDTRIP, SPIN, STREAM };
 
 struct connector {
 	scif_epd_t epd;
@@ -80,21 +93,59 @@ static void make_pair(scif_epd_t *a, scif_epd_t *b)
 	scif_close(l);
 }
 
-/* The child: echo (mode 0) or sink (mode 1) messages of @size bytes. */
-static void serve(scif_epd_t e, int mode, int size)
+/* Receive @size bytes, sleeping or (@spin) polling; false on error or EOF. */
+static int get(scif_epd_t e, char *buf, int size, int spin)
+{
+	int got = 0, n;
+
+	if (!spin)
+		return scif_recv(e, buf, size, SCIF_RECV_BLOCK) == size;
+	while (got < size) {
+		n = scif_recv(e, buf + got, size - got, 0);
+		if (n < 0)
+			return 0;
+		got += n;
+	}
+	return 1;
+}
+
+/* The child: echo (round trips) or sink (stream) messages of @size bytes. */
+static void serve(scif_epd_t e, enum mode mode, int size)
 {
 	char *buf = malloc(MAX_MSG);
 
 	for (;;) {
-		if (scif_recv(e, buf, size, SCIF_RECV_BLOCK) != size)
+		if (!get(e, buf, size, mode == SPIN))
 			break;
-		if (mode == 0 && scif_send(e, buf, size, SCIF_SEND_BLOCK) != size)
+		if (mode != STREAM &&
+		    scif_send(e, buf, size, SCIF_SEND_BLOCK) != size)
 			break;
 	}
 	free(buf);
 }
 
-static void row(int mode, int size, double secs)
+/* Time the null ioctl on an open endpoint. */
+static void ioctl_row(double secs)
+{
+	scif_epd_t e = scif_open();
+	double t0, t;
+	long n = 0;
+
+	if (e < 0)
+		die("scif_open");
+	t0 = now();
+	do {
+		if (ioctl(e, NULL_IOCTL, 0) != -1 || errno != ENOTTY)
+			die("null ioctl did not fail with ENOTTY");
+		n++;
+		t = now() - t0;
+	} while (t < secs);
+	scif_close(e);
+	printf("%-10s %8d %12ld %12.2f %12s\n", "ioctl", 0, n, t / n * 1e6, "-");
+	fflush(stdout);
+}
+
+static void row(enum mode mode, int size, double secs)
 {
 	scif_epd_t a, b;
 	char *buf = calloc(1, MAX_MSG);
@@ -114,15 +165,16 @@ static void row(int mode, int size, double secs)
 	do {
 		if (scif_send(a, buf, size, SCIF_SEND_BLOCK) != size)
 			die("scif_send");
-		if (mode == 0 && scif_recv(a, buf, size, SCIF_RECV_BLOCK) != size)
+		if (mode != STREAM && !get(a, buf, size, mode == SPIN))
 			die("scif_recv");
 		n++;
 		t = now() - t0;
 	} while (t < secs);
 	scif_close(a);
 	waitpid(pid, NULL, 0);
-	if (mode == 0)
-		printf("%-10s %8d %12ld %12.2f %12.1f\n", "roundtrip", size, n,
+	if (mode != STREAM)
+		printf("%-10s %8d %12ld %12.2f %12.1f\n",
+		       mode == SPIN ? "spin" : "roundtrip", size, n,
 		       t / n * 1e6, 2.0 * n * size / t / 1048576);
 	else
 		printf("%-10s %8d %12ld %12.2f %12.1f\n", "stream", size, n,
@@ -134,13 +186,35 @@ static void row(int mode, int size, double secs)
 int main(int argc, char **argv)
 {
 	double secs = 1.0;
-	int size, mode;
+	int quick = 0, size, mode, c;
 
-	if (argc == 3 && !strcmp(argv[1], "-t"))
-		secs = atof(argv[2]);
+	while ((c = getopt(argc, argv, "t:q")) != -1) {
+		switch (c) {
+		case 't':
+			secs = atof(optarg);
+			break;
+		case 'q':
+			quick = 1;
+			break;
+		default:
+			fprintf(stderr, "usage: scif-bench [-t SECONDS_PER_ROW] [-q]\n");
+			return 2;
+		}
+	}
+	if (optind != argc || !(secs > 0)) {
+		fprintf(stderr, "usage: scif-bench [-t SECONDS_PER_ROW] [-q]\n");
+		return 2;
+	}
 	printf("%-10s %8s %12s %12s %12s\n", "test", "bytes", "iterations",
 	       "us/iter", "MiB/s");
-	for (mode = 0; mode < 2; mode++)
+	ioctl_row(secs);
+	if (quick) {
+		row(ROUNDTRIP, 8, secs);
+		row(SPIN, 8, secs);
+		row(STREAM, MAX_MSG, secs);
+		return 0;
+	}
+	for (mode = ROUNDTRIP; mode <= STREAM; mode++)
 		for (size = 8; size <= MAX_MSG; size *= 2)
 			row(mode, size, secs);
 	return 0;
