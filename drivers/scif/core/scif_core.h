@@ -62,7 +62,10 @@ struct scif_node_stats {
  * @spdev: its device on the instance's bus
  * @stats: message counters
  * @senders: one reference for the node table, plus one per scif_node_send()
- *	     inside @link; taken under RCU, never from zero
+ *	     inside @link and one per task in scif_node_wait(); taken under
+ *	     RCU, never from zero
+ * @gone: set by scif_node_remove() before it waits for @senders, so that
+ *	  tasks in scif_node_wait() let go of the node
  * @idle: completed when @senders drops to zero, after the node left the table
  * @rcu: frees the node after an RCU grace period
  *
@@ -82,6 +85,7 @@ struct scif_node {
 	struct scif_peer_dev *spdev;
 	struct scif_node_stats stats;
 	refcount_t senders;
+	bool gone;
 	struct completion idle;
 	struct rcu_head rcu;
 };
@@ -201,6 +205,9 @@ u32 scif_node_ep_ring(struct scif_instance *si, u16 node);
 int scif_node_send(struct scif_instance *si, u16 node,
 		   const struct scif_wire_msg *msg, const void *data,
 		   size_t len);
+long scif_node_wait(struct scif_instance *si, u16 node, wait_queue_head_t *wq,
+		    bool (*ready)(const void *arg), const void *arg,
+		    unsigned int state, long timeout);
 void scif_node_count_drop(struct scif_instance *si, u16 node);
 void scif_node_count_rx(struct scif_instance *si, u16 node);
 void scif_node_remove_all(struct scif_instance *si);

@@ -14,6 +14,7 @@
 #define SCIF_LINK_H
 
 #include <linux/types.h>
+#include <linux/wait.h>
 
 struct device;
 struct rw_semaphore;
@@ -32,10 +33,22 @@ struct scif_wire_msg;
  *	  gives up waiting for room declares the peer lost and returns
  *	  this), -ENOMEM, or -EAGAIN if the message could not be queued in
  *	  time. The core resets the endpoint a failed message was for.
+ * @poll: optional. Hand to the core, in the calling task, what has arrived
+ *	  from the peer so far, as the transport's own receive path would;
+ *	  return at once if another task is doing so already (that task
+ *	  then takes in what arrived meanwhile too). Called in process
+ *	  context by a task that waits for the peer, without spinlocks and
+ *	  without core locks other than one endpoint's send or receive mutex;
+ *	  never after scif_node_remove() returned. A transport with @poll
+ *	  wakes &scif_link.rx_wait when messages arrive and a task waits
+ *	  there, and may leave the delivery to that task: the reply a task
+ *	  waits for then reaches it without a hop through a worker thread.
+ *	  Returns the amount handed over (0: nothing), or a negative error.
  */
 struct scif_link_ops {
 	int (*send)(struct scif_link *link, const struct scif_wire_msg *msg,
 		    const void *data, size_t len);
+	int (*poll)(struct scif_link *link);
 };
 
 /**
@@ -65,6 +78,9 @@ struct scif_link_ops {
  * @peer_mem_size: size of the window; the peer's addresses must lie below
  * @dma_dev: the device through which the peer reaches our memory; our pages
  *	     are DMA-mapped against it and the peer is sent those addresses
+ * @rx_wait: with &scif_link_ops.poll: tasks of the core waiting for the
+ *	     peer, which take in its messages themselves when woken here.
+ *	     Initialised by the transport; woken from any context.
  *
  * The RMA fields are filled in by the transport before scif_node_add() and
  * stay constant while the node is online (see Documentation/scif-rma.rst).
@@ -80,6 +96,7 @@ struct scif_link {
 	phys_addr_t peer_mem_phys;
 	resource_size_t peer_mem_size;
 	struct device *dma_dev;
+	wait_queue_head_t rx_wait;
 };
 
 /**

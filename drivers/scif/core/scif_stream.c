@@ -96,18 +96,41 @@ static bool scif_recv_ready(struct scif_endpt *ep, unsigned int fseq)
 	       READ_ONCE(ep->flush_seq) != fseq;
 }
 
+/* What scif_stream_wait() waits for, in the form scif_node_wait() takes. */
+struct scif_stream_cond {
+	struct scif_endpt *ep;
+	bool (*ready)(struct scif_endpt *ep, unsigned int fseq);
+	unsigned int fseq;
+};
+
+static bool scif_stream_cond_ready(const void *arg)
+{
+	const struct scif_stream_cond *c = arg;
+
+	return c->ready(c->ep, c->fseq);
+}
+
 /*
- * Sleep until @ready says the loop of scif_send() or scif_recv() can go on.
- * A signal, or a flush that came meanwhile, ends the call: -EINTR.
+ * Sleep until @ready says the loop of scif_send() or scif_recv() can go on,
+ * taking in the peer's messages meanwhile where its link allows (a reader
+ * drains the data it waits for, a sender the credit). A signal, or a flush
+ * that came meanwhile, ends the call: -EINTR.
  */
 static int scif_stream_wait(struct scif_endpt *ep,
 			    bool (*ready)(struct scif_endpt *ep,
 					  unsigned int fseq),
 			    unsigned int fseq)
 {
+	struct scif_stream_cond c = { .ep = ep, .ready = ready, .fseq = fseq };
+	long ret;
+
 	trace_scif_stream_sleep(ep->id, ready == scif_send_ready);
-	if (wait_event_interruptible(ep->wq, ready(ep, fseq)) ||
-	    READ_ONCE(ep->flush_seq) != fseq)
+	ret = scif_node_wait(ep->si, ep->peer.node, &ep->wq,
+			     scif_stream_cond_ready, &c, TASK_INTERRUPTIBLE,
+			     MAX_SCHEDULE_TIMEOUT);
+	if (ret == -EAGAIN)
+		ret = wait_event_interruptible(ep->wq, ready(ep, fseq));
+	if (ret < 0 || READ_ONCE(ep->flush_seq) != fseq)
 		return -EINTR;
 	return 0;
 }
