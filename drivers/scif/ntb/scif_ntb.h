@@ -137,14 +137,21 @@ struct scif_ntb_dev;
  * @region: our region for the peer (coherent DMA memory the peer writes)
  * @region_dma: its DMA address, sent to the peer
  * @rx_cells: cells in our ring
- * @rx_mutex: serialises the two works that drain our ring; protects
- *	      @rx_ridx and @want_seen. A drain only ever tries @tx_mutex
- *	      (scif_ntb_tx.c), and never waits for ring room
+ * @rx_mutex: serialises the drains of our ring (the receive works and
+ *	      tasks of the core waiting for the peer, see scif_ntb_rx_try());
+ *	      protects @rx_ridx and @want_seen. Only ever tried, never
+ *	      waited for. A drain only ever tries @tx_mutex (scif_ntb_tx.c),
+ *	      and never waits for ring room
+ * @rx_again: bit 0 set by a drain that found @rx_mutex taken: its holder
+ *	      makes one more pass before it lets go
  * @rx_task: the task draining our ring, while it holds @rx_mutex; its
  *	     sends go to the backlog rather than wait
  * @rx_ridx: cells consumed of our ring
  * @want_seen: last &scif_ntb_region_hdr.want answered
  * @rx_work: drains our ring into the core once, after a doorbell
+ * @rx_late: the same, a little later: after a doorbell that woke a task
+ *	     waiting on &scif_link.rx_wait, in case that task does not get
+ *	     to run soon
  * @poll_work: keeps draining it while the link is busy (busy polling)
  * @busy_until: ktime_get_ns() until which @poll_work keeps polling our
  *		ring (extended by every message sent or received; any
@@ -198,10 +205,12 @@ struct scif_ntb_peer {
 	dma_addr_t region_dma;
 	u32 rx_cells;
 	struct mutex rx_mutex;	/* drains, see above */
+	unsigned long rx_again;
 	struct task_struct *rx_task;
 	u32 rx_ridx;
 	u32 want_seen;
 	struct work_struct rx_work;
+	struct delayed_work rx_late;
 	struct work_struct poll_work;
 	u64 busy_until;
 	bool busy;
@@ -272,6 +281,9 @@ void scif_ntb_backlog_purge(struct scif_ntb_peer *p);
 /* scif_ntb_ring.c */
 void scif_ntb_ring_reset(struct scif_ntb_peer *p);
 void scif_ntb_rx_work(struct work_struct *work);
+void scif_ntb_rx_late(struct work_struct *work);
+int scif_ntb_rx_poll(struct scif_link *link);
+void scif_ntb_doorbell_rx(struct scif_ntb_peer *p);
 void scif_ntb_poll_work(struct work_struct *work);
 void scif_ntb_kick(struct scif_ntb_peer *p);
 void scif_ntb_ring_peer(struct scif_ntb_peer *p);
@@ -288,6 +300,7 @@ void scif_ntb_peer_broken(struct scif_ntb_peer *p, const char *why);
 extern unsigned int scif_ntb_send_timeout_ms;
 extern unsigned int scif_ntb_busy_poll_us;
 extern bool scif_ntb_rx_local;
+extern bool scif_ntb_rx_waiter;
 extern bool scif_ntb_allow_flat;
 extern unsigned int scif_ntb_ep_ring_kb;
 

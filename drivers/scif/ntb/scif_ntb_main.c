@@ -47,6 +47,10 @@ bool scif_ntb_rx_local = true;
 module_param_named(rx_local, scif_ntb_rx_local, bool, 0644);
 MODULE_PARM_DESC(rx_local, "Drain a peer's ring on the CPU that took its doorbell (default Y; N: on any CPU)");
 
+bool scif_ntb_rx_waiter = true;
+module_param_named(rx_waiter, scif_ntb_rx_waiter, bool, 0644);
+MODULE_PARM_DESC(rx_waiter, "After a doorbell, let a task that waits for the peer drain its ring (default Y; N: always the receive work)");
+
 unsigned int scif_ntb_busy_poll_us;
 module_param_named(busy_poll_us, scif_ntb_busy_poll_us, uint, 0644);
 MODULE_PARM_DESC(busy_poll_us, "Keep polling the ring from a peer this long after a message to or from it, in microseconds, trading a CPU for latency (default 0: wait for doorbells)");
@@ -95,7 +99,7 @@ static void scif_ntb_link_event(void *ctx)
 		queue_work(system_wq, &nd->link_work);
 }
 
-/* Hard interrupt context: hand the work to each peer's receive work. */
+/* Hard interrupt context: have each peer's ring drained. */
 static void scif_ntb_db_event(void *ctx, int vector)
 {
 	struct scif_ntb_dev *nd = ctx;
@@ -106,7 +110,7 @@ static void scif_ntb_db_event(void *ctx, int vector)
 	if (bits)
 		ntb_db_clear(nd->ntb, bits);
 	for (i = 0; i < nd->npeers; i++)
-		scif_ntb_kick(&nd->peers[i]);
+		scif_ntb_doorbell_rx(&nd->peers[i]);
 }
 
 static const struct ntb_ctx_ops scif_ntb_ctx_ops = {

@@ -12,6 +12,12 @@
  * record to the core in place, then writes its read index back into the
  * sender's memory.
  *
+ * Our ring is drained by the receive work after a doorbell, or, when a
+ * task of the core is waiting for this peer (a reader for data, a sender
+ * for credit, see scif_node_wait()), by that task: the doorbell wakes it
+ * and it drains the ring itself, one switch less than through the work.
+ * The work follows a little later in case that task does not get to run.
+ *
  * Everything the receiver reads was written by the peer: the write index,
  * the pad marker and each record's length are checked against the ring
  * before use; a value that cannot be right means the ring cannot be
@@ -27,6 +33,9 @@
 #include "../core/scif_wire.h"
 #include "scif_ntb.h"
 #include "scif_ntb_trace.h"
+
+/* How long a doorbell is left to a waiting task before the work drains. */
+#define SCIF_NTB_RX_LATE_MS	2
 
 static struct scif_ntb_region_hdr *scif_ntb_rx_hdr(struct scif_ntb_peer *p)
 {
@@ -70,18 +79,19 @@ void scif_ntb_kick(struct scif_ntb_peer *p)
 }
 
 /*
- * Hand the records between rx_ridx and the peer's write index to the core.
+ * Hand the records between rx_ridx and the peer's write index to the core,
+ * until at least @budget cells are consumed.
  * Return: the number of cells consumed, or -EPROTO if the ring holds
  * something impossible.
  */
-static int scif_ntb_drain(struct scif_ntb_peer *p)
+static int scif_ntb_drain(struct scif_ntb_peer *p, u32 budget)
 {
 	struct scif_ntb_region_hdr *hdr = scif_ntb_rx_hdr(p);
 	u8 *ring = (u8 *)p->region + SCIF_NTB_HDR_SIZE;
 	u32 widx, avail, off, contig, n;
 	const struct scif_wire_msg *wmsg;
 	const u8 *cell;
-	int done = 0;
+	u32 done = 0;
 	u16 len;
 
 	lockdep_assert_held(&p->rx_mutex);
@@ -95,6 +105,8 @@ static int scif_ntb_drain(struct scif_ntb_peer *p)
 		/* Read the cells only after the index that covers them. */
 		rmb();
 		while (avail) {
+			if (done >= budget)
+				return done;
 			/* Answers we cannot send yet: take no more requests. */
 			if (READ_ONCE(p->backlog_cells) > p->tx_cells)
 				return done;
@@ -163,37 +175,109 @@ void scif_ntb_busy_until(struct scif_ntb_peer *p)
 		queue_work(p->nd->wq, &p->poll_work);
 }
 
+static bool scif_ntb_rx_live(struct scif_ntb_peer *p)
+{
+	return READ_ONCE(p->state) == SCIF_NTB_UP && !READ_ONCE(p->dead);
+}
+
 /*
  * One pass over our ring: wake our senders to that peer and write out our
  * backlog (the peer may have consumed, which it tells with a doorbell),
- * hand every record to the core and answer the peer's request for room. Returns the cells consumed,
- * or -EPROTO after reporting a broken ring.
+ * hand records to the core and answer the peer's request for room.
+ * Returns the cells consumed, or -EPROTO after reporting a broken ring.
  */
-static int scif_ntb_rx_pass(struct scif_ntb_peer *p)
+static int scif_ntb_rx_locked(struct scif_ntb_peer *p, u32 budget)
 {
 	int got;
 
-	mutex_lock(&p->rx_mutex);
+	lockdep_assert_held(&p->rx_mutex);
 	WRITE_ONCE(p->rx_task, current);
 	if (wq_has_sleeper(&p->tx_wq))
 		wake_up(&p->tx_wq);
 	/* The peer may have made room for what we could not send. */
 	scif_ntb_backlog_flush(p);
-	got = scif_ntb_drain(p);
+	got = scif_ntb_drain(p, budget);
 	if (got < 0)
 		scif_ntb_peer_broken(p, "ring index or record out of range");
 	else
 		scif_ntb_answer_want(p);
 	WRITE_ONCE(p->rx_task, NULL);
-	mutex_unlock(&p->rx_mutex);
+	return got;
+}
+
+/*
+ * Drain our ring, unless another task is draining it: then leave it a
+ * note, and it makes one more pass before it lets go of rx_mutex. So
+ * what arrived before this call is taken in by one of the two, and no
+ * drain ever waits for another. A pass stops after @budget cells; the
+ * rest is left to the receive work. Returns the cells consumed here, or
+ * -EPROTO.
+ */
+static int scif_ntb_rx_try(struct scif_ntb_peer *p, u32 budget)
+{
+	int got = 0, n = 0;
+
+	set_bit(0, &p->rx_again);
+	/* Note first, then look at the mutex: pairs with the barrier below. */
+	smp_mb__after_atomic();
+	while (test_bit(0, &p->rx_again) && mutex_trylock(&p->rx_mutex)) {
+		clear_bit(0, &p->rx_again);
+		/* Records written before the note are seen by this pass. */
+		smp_mb__after_atomic();
+		n = scif_ntb_rx_live(p) ? scif_ntb_rx_locked(p, budget) : 0;
+		mutex_unlock(&p->rx_mutex);
+		/* Let go, then look for a note left meanwhile. */
+		smp_mb();
+		if (n < 0)
+			return n;
+		got += n;
+		if ((u32)n >= budget) {
+			scif_ntb_kick(p);
+			break;
+		}
+	}
 	if (got)
 		trace_scif_ntb_drain(p->node, got);
 	return got;
 }
 
-static bool scif_ntb_rx_live(struct scif_ntb_peer *p)
+/**
+ * scif_ntb_rx_poll() - &scif_link_ops.poll: drain our ring in this task
+ * @link: &scif_ntb_peer.link
+ *
+ * At most one ring's worth per call: a task of the core that waits for
+ * one message does not keep draining a peer that keeps sending.
+ *
+ * Return: the cells consumed, 0 if none (or another task is draining),
+ * or -EPROTO.
+ */
+int scif_ntb_rx_poll(struct scif_link *link)
 {
-	return READ_ONCE(p->state) == SCIF_NTB_UP && !READ_ONCE(p->dead);
+	struct scif_ntb_peer *p = link->priv;
+
+	return scif_ntb_rx_try(p, p->rx_cells);
+}
+
+/**
+ * scif_ntb_doorbell_rx() - our doorbell rang: have the ring drained
+ * @p: the peer; hard interrupt context
+ *
+ * A task waiting for the peer on &scif_link.rx_wait is woken to drain it;
+ * the receive work follows a little later in case that task does not run
+ * soon (a busy CPU, a low priority). Without such a task, or with the
+ * module parameter rx_waiter off, the receive work drains it now.
+ */
+void scif_ntb_doorbell_rx(struct scif_ntb_peer *p)
+{
+	if (!READ_ONCE(scif_ntb_rx_waiter) ||
+	    !wq_has_sleeper(&p->link.rx_wait)) {
+		scif_ntb_kick(p);
+		return;
+	}
+	wake_up(&p->link.rx_wait);
+	if (scif_ntb_rx_live(p))
+		queue_delayed_work(p->nd->wq, &p->rx_late,
+				   msecs_to_jiffies(SCIF_NTB_RX_LATE_MS));
 }
 
 /**
@@ -210,8 +294,21 @@ void scif_ntb_rx_work(struct work_struct *work)
 					       rx_work);
 
 	trace_scif_ntb_rx_work(p->node);
-	if (scif_ntb_rx_live(p) && scif_ntb_rx_pass(p) > 0)
+	if (scif_ntb_rx_live(p) && scif_ntb_rx_try(p, U32_MAX) > 0)
 		scif_ntb_busy_until(p);
+}
+
+/**
+ * scif_ntb_rx_late() - drain our ring after a doorbell left to a task
+ * @work: &scif_ntb_peer.rx_late
+ */
+void scif_ntb_rx_late(struct work_struct *work)
+{
+	struct scif_ntb_peer *p = container_of(to_delayed_work(work),
+					       struct scif_ntb_peer, rx_late);
+
+	if (scif_ntb_rx_live(p))
+		scif_ntb_rx_try(p, U32_MAX);
 }
 
 /**
@@ -231,7 +328,7 @@ void scif_ntb_poll_work(struct work_struct *work)
 
 	WRITE_ONCE(p->busy, true);
 	while (scif_ntb_rx_live(p)) {
-		got = scif_ntb_rx_pass(p);
+		got = scif_ntb_rx_try(p, U32_MAX);
 		if (got < 0)
 			break;
 		if (got)

@@ -331,6 +331,7 @@ sent:
 
 const struct scif_link_ops scif_ntb_link_ops = {
 	.send = scif_ntb_send,
+	.poll = scif_ntb_rx_poll,
 };
 
 /**
