@@ -28,6 +28,9 @@
  * @wq: where the waiter's condition is announced
  * @arrived: a message has "arrived" on the link (the poll delivers it)
  * @delivered: the waiter's condition
+ * @spin_us: what the link's busy_poll operation answers
+ * @arrive_at: with @spin_us, the poll call that finds the message
+ *	       (polling sees it arrive; nobody wakes the waiter)
  * @polls: calls of the poll operation
  * @polls_by_waiter: of those, the ones made by the waiting task
  * @late_polls: calls made after the node was removed
@@ -43,6 +46,8 @@ struct wait_link {
 	wait_queue_head_t wq;
 	bool arrived;
 	bool delivered;
+	unsigned int spin_us;
+	int arrive_at;
 	atomic_t polls;
 	atomic_t polls_by_waiter;
 	atomic_t late_polls;
@@ -64,7 +69,8 @@ static int wait_link_poll(struct scif_link *link)
 {
 	struct wait_link *wl = container_of(link, struct wait_link, link);
 
-	atomic_inc(&wl->polls);
+	if (atomic_inc_return(&wl->polls) == wl->arrive_at)
+		WRITE_ONCE(wl->arrived, true);
 	if (current == READ_ONCE(wl->waiter))
 		atomic_inc(&wl->polls_by_waiter);
 	if (READ_ONCE(wl->removed))
@@ -76,9 +82,15 @@ static int wait_link_poll(struct scif_link *link)
 	return 1;
 }
 
+static unsigned int wait_link_busy_poll(struct scif_link *link)
+{
+	return container_of(link, struct wait_link, link)->spin_us;
+}
+
 static const struct scif_link_ops wait_link_ops = {
 	.send = wait_link_send,
 	.poll = wait_link_poll,
+	.busy_poll = wait_link_busy_poll,
 };
 
 static const struct scif_link_ops wait_link_nopoll_ops = {
@@ -247,6 +259,35 @@ static void wait_times_out(struct kunit *test)
 	scif_node_remove(wl->si, WAIT_NODE);
 }
 
+/*
+ * With busy polling, a message the polls find is taken in before the task
+ * ever sleeps: nobody wakes it here, and the wait returns with almost all
+ * of its timeout left. Without busy polling the same wait times out.
+ */
+static void wait_busy_polls_first(struct kunit *test)
+{
+	struct wait_link *wl = wait_link_add(test);
+	long left;
+
+	wl->arrive_at = 50;
+	wl->spin_us = 10 * USEC_PER_SEC;
+	left = scif_node_wait(wl->si, WAIT_NODE, &wl->wq, wait_link_ready, wl,
+			      TASK_INTERRUPTIBLE, 30 * HZ);
+	KUNIT_EXPECT_GT(test, left, 29L * HZ);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(wl->delivered));
+	KUNIT_EXPECT_GE(test, atomic_read(&wl->polls), 50);
+
+	WRITE_ONCE(wl->delivered, false);
+	WRITE_ONCE(wl->arrived, false);
+	atomic_set(&wl->polls, 0);
+	wl->spin_us = 0;
+	KUNIT_EXPECT_EQ(test, scif_node_wait(wl->si, WAIT_NODE, &wl->wq,
+					     wait_link_ready, wl,
+					     TASK_INTERRUPTIBLE, HZ / 10), 0L);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(wl->delivered));
+	scif_node_remove(wl->si, WAIT_NODE);
+}
+
 /* Without a poll operation, or without the node, the caller waits alone. */
 static void wait_needs_poll_and_node(struct kunit *test)
 {
@@ -269,6 +310,7 @@ static struct kunit_case scif_node_wait_cases[] = {
 	KUNIT_CASE(wait_polls_once_more_on_leaving),
 	KUNIT_CASE(wait_lets_go_on_node_removal),
 	KUNIT_CASE(wait_times_out),
+	KUNIT_CASE(wait_busy_polls_first),
 	KUNIT_CASE(wait_needs_poll_and_node),
 	{}
 };

@@ -44,11 +44,16 @@ struct scif_wire_msg;
  *	  there, and may leave the delivery to that task: the reply a task
  *	  waits for then reaches it without a hop through a worker thread.
  *	  Returns the amount handed over (0: nothing), or a negative error.
+ * @busy_poll: optional, with @poll. How long, in microseconds, a task
+ *	       about to wait for the peer keeps calling @poll before it
+ *	       sleeps (0: it sleeps at once). Spinning saves the wake-up
+ *	       when the answer comes soon, at the price of a CPU.
  */
 struct scif_link_ops {
 	int (*send)(struct scif_link *link, const struct scif_wire_msg *msg,
 		    const void *data, size_t len);
 	int (*poll)(struct scif_link *link);
+	unsigned int (*busy_poll)(struct scif_link *link);
 };
 
 /**

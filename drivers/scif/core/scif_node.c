@@ -18,7 +18,9 @@
 #include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/export.h>
+#include <linux/ktime.h>
 #include <linux/log2.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include "scif_core.h"
@@ -113,6 +115,36 @@ static void scif_node_release(struct scif_node *n)
 		complete(&n->idle);
 }
 
+/*
+ * Before sleeping in scif_node_wait(): poll the link for as long as it
+ * allows, while no signal is pending and the node is online, giving the
+ * CPU away whenever another task wants it. Stops as soon as @ready holds.
+ */
+static void scif_node_busy_poll(struct scif_node *n,
+				bool (*ready)(const void *arg),
+				const void *arg)
+{
+	struct scif_link *link = n->link;
+	unsigned int us;
+	u64 end;
+
+	us = link->ops->busy_poll ? link->ops->busy_poll(link) : 0;
+	if (!us)
+		return;
+	end = ktime_get_ns() + (u64)us * NSEC_PER_USEC;
+	while (!ready(arg)) {
+		if (READ_ONCE(n->gone) || signal_pending(current) ||
+		    ktime_get_ns() >= end)
+			return;
+		if (link->ops->poll(link) > 0)
+			continue;
+		if (need_resched())
+			cond_resched();
+		else
+			cpu_relax();
+	}
+}
+
 /**
  * scif_node_wait() - sleep until a condition holds, taking in the messages
  *	of a node meanwhile
@@ -128,7 +160,9 @@ static void scif_node_release(struct scif_node *n)
  * When the link to @node has &scif_link_ops.poll, this task takes in the
  * node's messages itself whenever the transport wakes it, instead of
  * waiting for the transport's receive work to do so and then wake @wq:
- * one switch less on the way of a reply. After it stops waiting it takes
+ * one switch less on the way of a reply. If the link allows busy polling
+ * (&scif_link_ops.busy_poll), the task first polls for that long, and a
+ * reply that comes meanwhile costs no sleep and no wake-up at all. After it stops waiting it takes
  * in once more what arrived meanwhile, which the transport may have left
  * to it. Call without spinlocks held.
  *
@@ -155,6 +189,7 @@ long scif_node_wait(struct scif_instance *si, u16 node, wait_queue_head_t *wq,
 		scif_node_release(n);
 		return -EAGAIN;
 	}
+	scif_node_busy_poll(n, ready, arg);
 	init_waitqueue_entry(&on_wq, current);
 	init_waitqueue_entry(&on_link, current);
 	add_wait_queue(wq, &on_wq);

@@ -152,12 +152,6 @@ struct scif_ntb_dev;
  * @rx_late: the same, a little later: after a doorbell that woke a task
  *	     waiting on &scif_link.rx_wait, in case that task does not get
  *	     to run soon
- * @poll_work: keeps draining it while the link is busy (busy polling)
- * @busy_until: ktime_get_ns() until which @poll_work keeps polling our
- *		ring (extended by every message sent or received; any
- *		context)
- * @busy: @poll_work is polling and will see a later @busy_until; written
- *	  by @poll_work only
  * @win: CPU mapping of the outbound window to the peer's memory, for the
  *	 message ring (I/O accessors)
  * @mem: the same window mapped as memory, for RMA (&scif_link.peer_mem)
@@ -211,9 +205,6 @@ struct scif_ntb_peer {
 	u32 want_seen;
 	struct work_struct rx_work;
 	struct delayed_work rx_late;
-	struct work_struct poll_work;
-	u64 busy_until;
-	bool busy;
 
 	void __iomem *win;
 	void *mem;
@@ -242,9 +233,8 @@ struct scif_ntb_peer {
  * @port: our port number
  * @db_self: doorbell bit peers ring to reach us, or 0 (polling)
  * @region_size: bytes of each peer region (header and ring)
- * @wq: runs the peers' @poll_work, and @rx_work when rx_local is off;
- *	unbound, as a polling work item runs for long and must not hold up
- *	other work of its CPU
+ * @wq: runs the peers' @rx_work when rx_local is off, @rx_late and
+ *	@backlog_work; unbound
  * @local_wq: runs @rx_work when rx_local is set (the default): per CPU,
  *	so that the work runs right after the doorbell on the CPU that took it
  *	(Documentation/benchmarks.rst, "Where the time goes"); CPU intensive,
@@ -284,10 +274,9 @@ void scif_ntb_rx_work(struct work_struct *work);
 void scif_ntb_rx_late(struct work_struct *work);
 int scif_ntb_rx_poll(struct scif_link *link);
 void scif_ntb_doorbell_rx(struct scif_ntb_peer *p);
-void scif_ntb_poll_work(struct work_struct *work);
 void scif_ntb_kick(struct scif_ntb_peer *p);
 void scif_ntb_ring_peer(struct scif_ntb_peer *p);
-void scif_ntb_busy_until(struct scif_ntb_peer *p);
+unsigned int scif_ntb_busy_poll(struct scif_link *link);
 
 /* scif_ntb_link.c */
 void scif_ntb_peer_init(struct scif_ntb_peer *p, struct scif_ntb_dev *nd,

@@ -239,7 +239,6 @@ static void scif_ntb_down(struct scif_ntb_peer *p)
 	wake_up_all(&p->tx_wq);
 	cancel_work_sync(&p->rx_work);
 	cancel_delayed_work_sync(&p->rx_late);
-	cancel_work_sync(&p->poll_work);
 	/* A task of the core may be draining: it stops at the next record. */
 	mutex_lock(&p->rx_mutex);
 	mutex_unlock(&p->rx_mutex);
@@ -488,7 +487,6 @@ void scif_ntb_peer_init(struct scif_ntb_peer *p, struct scif_ntb_dev *nd,
 	INIT_WORK(&p->rx_work, scif_ntb_rx_work);
 	INIT_DELAYED_WORK(&p->rx_late, scif_ntb_rx_late);
 	init_waitqueue_head(&p->link.rx_wait);
-	INIT_WORK(&p->poll_work, scif_ntb_poll_work);
 	p->state = SCIF_NTB_DOWN;
 	p->dead = true;
 }

@@ -53,7 +53,7 @@ MODULE_PARM_DESC(rx_waiter, "After a doorbell, let a task that waits for the pee
 
 unsigned int scif_ntb_busy_poll_us;
 module_param_named(busy_poll_us, scif_ntb_busy_poll_us, uint, 0644);
-MODULE_PARM_DESC(busy_poll_us, "Keep polling the ring from a peer this long after a message to or from it, in microseconds, trading a CPU for latency (default 0: wait for doorbells)");
+MODULE_PARM_DESC(busy_poll_us, "A task about to wait for a peer polls that peer's ring this long first, in microseconds, trading a CPU for latency (default 0: it sleeps until the doorbell)");
 
 /* The node id is the instance's: the first device to probe sets it. */
 static DEFINE_MUTEX(scif_ntb_node_lock);

@@ -153,28 +153,6 @@ static void scif_ntb_answer_want(struct scif_ntb_peer *p)
 	}
 }
 
-/**
- * scif_ntb_busy_until() - keep polling our ring from a peer for a while
- * @p: the peer; any context
- *
- * Called when a message is sent to the peer or received from it: an answer
- * is likely soon, and watching the ring for it is far quicker than waiting
- * for a doorbell. Starts the polling work if it is not polling already.
- */
-void scif_ntb_busy_until(struct scif_ntb_peer *p)
-{
-	u64 ns = (u64)READ_ONCE(scif_ntb_busy_poll_us) * NSEC_PER_USEC;
-
-	if (!ns)
-		return;
-	WRITE_ONCE(p->busy_until, ktime_get_ns() + ns);
-	/* Pairs with the barrier in scif_ntb_poll_work() before its last look. */
-	smp_mb();
-	if (!READ_ONCE(p->busy) && READ_ONCE(p->state) == SCIF_NTB_UP &&
-	    !READ_ONCE(p->dead))
-		queue_work(p->nd->wq, &p->poll_work);
-}
-
 static bool scif_ntb_rx_live(struct scif_ntb_peer *p)
 {
 	return READ_ONCE(p->state) == SCIF_NTB_UP && !READ_ONCE(p->dead);
@@ -259,6 +237,18 @@ int scif_ntb_rx_poll(struct scif_link *link)
 }
 
 /**
+ * scif_ntb_busy_poll() - &scif_link_ops.busy_poll: the module parameter
+ * @link: &scif_ntb_peer.link
+ *
+ * Return: busy_poll_us, how long a task about to wait for the peer polls
+ * our ring before it sleeps.
+ */
+unsigned int scif_ntb_busy_poll(struct scif_link *link)
+{
+	return READ_ONCE(scif_ntb_busy_poll_us);
+}
+
+/**
  * scif_ntb_doorbell_rx() - our doorbell rang: have the ring drained
  * @p: the peer; hard interrupt context
  *
@@ -284,9 +274,8 @@ void scif_ntb_doorbell_rx(struct scif_ntb_peer *p)
  * scif_ntb_rx_work() - drain our ring from one peer after a doorbell
  * @work: &scif_ntb_peer.rx_work
  *
- * Makes one pass; busy polling, when enabled, continues in
- * scif_ntb_poll_work(). Switching rx_local at run time may leave an
- * instance queued on each workqueue: rx_mutex keeps their passes apart.
+ * Switching rx_local at run time may leave an instance queued on each
+ * workqueue: their passes never overlap (scif_ntb_rx_try()).
  */
 void scif_ntb_rx_work(struct work_struct *work)
 {
@@ -294,8 +283,8 @@ void scif_ntb_rx_work(struct work_struct *work)
 					       rx_work);
 
 	trace_scif_ntb_rx_work(p->node);
-	if (scif_ntb_rx_live(p) && scif_ntb_rx_try(p, U32_MAX) > 0)
-		scif_ntb_busy_until(p);
+	if (scif_ntb_rx_live(p))
+		scif_ntb_rx_try(p, U32_MAX);
 }
 
 /**
@@ -309,42 +298,4 @@ void scif_ntb_rx_late(struct work_struct *work)
 
 	if (scif_ntb_rx_live(p))
 		scif_ntb_rx_try(p, U32_MAX);
-}
-
-/**
- * scif_ntb_poll_work() - poll our ring from one peer while the link is busy
- * @work: &scif_ntb_peer.poll_work
- *
- * Keeps making passes over the ring until &scif_ntb_peer.busy_until has
- * passed (see scif_ntb_busy_until()), yielding the CPU whenever another
- * task wants it. Runs unbound, so that it does not hold up the other work
- * of a CPU.
- */
-void scif_ntb_poll_work(struct work_struct *work)
-{
-	struct scif_ntb_peer *p = container_of(work, struct scif_ntb_peer,
-					       poll_work);
-	int got;
-
-	WRITE_ONCE(p->busy, true);
-	while (scif_ntb_rx_live(p)) {
-		got = scif_ntb_rx_try(p, U32_MAX);
-		if (got < 0)
-			break;
-		if (got)
-			scif_ntb_busy_until(p);
-		if (ktime_get_ns() >= READ_ONCE(p->busy_until)) {
-			WRITE_ONCE(p->busy, false);
-			/* A sender that saw us busy extended the deadline. */
-			smp_mb();
-			if (ktime_get_ns() >= READ_ONCE(p->busy_until))
-				return;
-			WRITE_ONCE(p->busy, true);
-		}
-		if (need_resched())
-			cond_resched();
-		else
-			cpu_relax();
-	}
-	WRITE_ONCE(p->busy, false);
 }

@@ -324,14 +324,13 @@ static int scif_ntb_send(struct scif_link *link,
 	/* A drain may have queued behind us after our last look. */
 	scif_ntb_backlog_flush(p);
 sent:
-	if (!ret)
-		scif_ntb_busy_until(p);
 	return ret;
 }
 
 const struct scif_link_ops scif_ntb_link_ops = {
 	.send = scif_ntb_send,
 	.poll = scif_ntb_rx_poll,
+	.busy_poll = scif_ntb_busy_poll,
 };
 
 /**
