@@ -333,11 +333,47 @@ static bool scif_peer_done(struct scif_endpt *ep, u32 token)
 	return !xa_load(&ep->rma->my_marks, token) || scif_rma_ep_usable(ep);
 }
 
+/**
+ * struct scif_peer_wait_arg - a mark of the peer's RMAs being waited for
+ * @ep: the endpoint
+ * @token: the mark's token
+ */
+struct scif_peer_wait_arg {
+	struct scif_endpt *ep;
+	u32 token;
+};
+
+static bool scif_peer_wait_done(const void *arg)
+{
+	const struct scif_peer_wait_arg *m = arg;
+
+	return scif_peer_done(m->ep, m->token);
+}
+
+/*
+ * Wait for the peer's FENCE_DONE, taking in its messages meanwhile where
+ * the link allows; as wait_event_interruptible_timeout().
+ */
+static long scif_peer_wait(struct scif_endpt *ep, u32 token)
+{
+	struct scif_peer_wait_arg m = { .ep = ep, .token = token };
+	long ret;
+
+	ret = scif_node_wait(ep->si, ep->peer.node, &ep->wq,
+			     scif_peer_wait_done, &m, TASK_INTERRUPTIBLE,
+			     SCIF_RMA_PEER_TIMEOUT);
+	if (ret == -EAGAIN)
+		ret = wait_event_interruptible_timeout(ep->wq,
+						       scif_peer_done(ep, token),
+						       SCIF_RMA_PEER_TIMEOUT);
+	return ret;
+}
+
 static int scif_wait(struct scif_endpt *ep, int mark)
 {
 	struct scif_rma_ep *rma = ep->rma;
 	u32 token = mark & SCIF_MARK_MASK;
-	int ret;
+	long ret;
 
 	if (!(mark & SCIF_MARK_PEER))
 		/* Our RMAs run to completion on their own: no timeout needed. */
@@ -349,9 +385,7 @@ static int scif_wait(struct scif_endpt *ep, int mark)
 	 * The peer answers, or its loss resets the endpoint. A peer that
 	 * does neither in time is taken for broken: the connection is reset.
 	 */
-	ret = wait_event_interruptible_timeout(ep->wq,
-					       scif_peer_done(ep, token),
-					       SCIF_RMA_PEER_TIMEOUT);
+	ret = scif_peer_wait(ep, token);
 	if (ret < 0)
 		return ret;
 	if (!ret) {
