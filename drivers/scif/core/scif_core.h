@@ -208,6 +208,8 @@ int scif_node_send(struct scif_instance *si, u16 node,
 long scif_node_wait(struct scif_instance *si, u16 node, wait_queue_head_t *wq,
 		    bool (*ready)(const void *arg), const void *arg,
 		    unsigned int state, long timeout);
+long scif_ep_wait_peer(struct scif_endpt *ep, bool (*ready)(const void *arg),
+		       const void *arg, unsigned int state, long timeout);
 void scif_node_count_drop(struct scif_instance *si, u16 node);
 void scif_node_count_rx(struct scif_instance *si, u16 node);
 void scif_node_remove_all(struct scif_instance *si);

@@ -229,6 +229,33 @@ long scif_node_wait(struct scif_instance *si, u16 node, wait_queue_head_t *wq,
 EXPORT_SYMBOL_IF_KUNIT(scif_node_wait);
 
 /**
+ * scif_ep_wait_peer() - wait on an endpoint for an answer of its peer
+ * @ep: the endpoint; its peer node is the one waited for
+ * @ready: the condition, as for scif_node_wait()
+ * @arg: its argument
+ * @state: %TASK_INTERRUPTIBLE or %TASK_KILLABLE
+ * @timeout: longest wait in jiffies, or %MAX_SCHEDULE_TIMEOUT
+ *
+ * scif_node_wait() on @ep's wait queue, or the plain wait on it where the
+ * link cannot be polled (or the node left).
+ *
+ * Return: the jiffies left (at least 1) once @ready holds, 0 on timeout,
+ * -ERESTARTSYS on a signal (a fatal one for %TASK_KILLABLE).
+ */
+long scif_ep_wait_peer(struct scif_endpt *ep, bool (*ready)(const void *arg),
+		       const void *arg, unsigned int state, long timeout)
+{
+	long ret = scif_node_wait(ep->si, ep->peer.node, &ep->wq, ready, arg,
+				  state, timeout);
+
+	if (ret != -EAGAIN)
+		return ret;
+	if (state == TASK_KILLABLE)
+		return wait_event_killable_timeout(ep->wq, ready(arg), timeout);
+	return wait_event_interruptible_timeout(ep->wq, ready(arg), timeout);
+}
+
+/**
  * scif_node_send() - send a message (and data) to a node
  * @si: the instance
  * @node: the destination node

@@ -125,11 +125,8 @@ static int scif_stream_wait(struct scif_endpt *ep,
 	long ret;
 
 	trace_scif_stream_sleep(ep->id, ready == scif_send_ready);
-	ret = scif_node_wait(ep->si, ep->peer.node, &ep->wq,
-			     scif_stream_cond_ready, &c, TASK_INTERRUPTIBLE,
-			     MAX_SCHEDULE_TIMEOUT);
-	if (ret == -EAGAIN)
-		ret = wait_event_interruptible(ep->wq, ready(ep, fseq));
+	ret = scif_ep_wait_peer(ep, scif_stream_cond_ready, &c,
+				TASK_INTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
 	if (ret < 0 || READ_ONCE(ep->flush_seq) != fseq)
 		return -EINTR;
 	return 0;

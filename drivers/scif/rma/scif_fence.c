@@ -350,29 +350,11 @@ static bool scif_peer_wait_done(const void *arg)
 	return scif_peer_done(m->ep, m->token);
 }
 
-/*
- * Wait for the peer's FENCE_DONE, taking in its messages meanwhile where
- * the link allows; as wait_event_interruptible_timeout().
- */
-static long scif_peer_wait(struct scif_endpt *ep, u32 token)
-{
-	struct scif_peer_wait_arg m = { .ep = ep, .token = token };
-	long ret;
-
-	ret = scif_node_wait(ep->si, ep->peer.node, &ep->wq,
-			     scif_peer_wait_done, &m, TASK_INTERRUPTIBLE,
-			     SCIF_RMA_PEER_TIMEOUT);
-	if (ret == -EAGAIN)
-		ret = wait_event_interruptible_timeout(ep->wq,
-						       scif_peer_done(ep, token),
-						       SCIF_RMA_PEER_TIMEOUT);
-	return ret;
-}
-
 static int scif_wait(struct scif_endpt *ep, int mark)
 {
 	struct scif_rma_ep *rma = ep->rma;
 	u32 token = mark & SCIF_MARK_MASK;
+	struct scif_peer_wait_arg m = { .ep = ep, .token = token };
 	long ret;
 
 	if (!(mark & SCIF_MARK_PEER))
@@ -385,7 +367,8 @@ static int scif_wait(struct scif_endpt *ep, int mark)
 	 * The peer answers, or its loss resets the endpoint. A peer that
 	 * does neither in time is taken for broken: the connection is reset.
 	 */
-	ret = scif_peer_wait(ep, token);
+	ret = scif_ep_wait_peer(ep, scif_peer_wait_done, &m,
+				TASK_INTERRUPTIBLE, SCIF_RMA_PEER_TIMEOUT);
 	if (ret < 0)
 		return ret;
 	if (!ret) {

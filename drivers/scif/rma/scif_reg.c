@@ -121,25 +121,6 @@ static bool scif_reg_wait_settled(const void *arg)
 	return scif_reg_settled(w->ep, w->win);
 }
 
-/*
- * Wait for the peer's answer to a registration, taking in its messages
- * meanwhile where the link allows; as wait_event_killable_timeout().
- */
-static long scif_reg_wait(struct scif_endpt *ep, struct scif_window *win)
-{
-	struct scif_reg_wait w = { .ep = ep, .win = win };
-	long left;
-
-	left = scif_node_wait(ep->si, ep->peer.node, &ep->wq,
-			      scif_reg_wait_settled, &w, TASK_KILLABLE,
-			      SCIF_RMA_PEER_TIMEOUT);
-	if (left == -EAGAIN)
-		left = wait_event_killable_timeout(ep->wq,
-						   scif_reg_settled(ep, win),
-						   SCIF_RMA_PEER_TIMEOUT);
-	return left;
-}
-
 /* Take @win out of our tables if it is still there; drops their reference. */
 static void scif_win_forget(struct scif_endpt *ep, struct scif_window *win)
 {
@@ -164,6 +145,7 @@ static off_t scif_register_pp(struct scif_endpt *ep,
 {
 	struct scif_rma_ep *rma = ep->rma;
 	struct scif_window *win;
+	struct scif_reg_wait w = { .ep = ep };
 	long left;
 	int ret;
 
@@ -204,7 +186,9 @@ static off_t scif_register_pp(struct scif_endpt *ep,
 	ret = scif_win_advertise(ep, win);
 	if (!ret) {
 		/* No lock held: a killed caller need not wait for the peer. */
-		left = scif_reg_wait(ep, win);
+		w.win = win;
+		left = scif_ep_wait_peer(ep, scif_reg_wait_settled, &w,
+					 TASK_KILLABLE, SCIF_RMA_PEER_TIMEOUT);
 		mutex_lock(&rma->lock);
 		if (win->state == SCIF_WIN_ACTIVE)
 			ret = 0;
