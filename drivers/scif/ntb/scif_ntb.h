@@ -139,8 +139,9 @@ struct scif_ntb_dev;
  * @rx_cells: cells in our ring
  * @rx_mutex: serialises the drains of our ring (the receive works and
  *	      tasks of the core waiting for the peer, see scif_ntb_rx_try());
- *	      protects @rx_ridx and @want_seen. Only ever tried, never
- *	      waited for. A drain only ever tries @tx_mutex (scif_ntb_tx.c),
+ *	      protects @rx_ridx and @want_seen. Drains only try it, never
+ *	      wait for it; link teardown takes it, under @lock, to wait for a
+ *	      drain in a task to end. A drain only ever tries @tx_mutex (scif_ntb_tx.c),
  *	      and never waits for ring room
  * @rx_again: bit 0 set by a drain that found @rx_mutex taken: its holder
  *	      makes one more pass before it lets go

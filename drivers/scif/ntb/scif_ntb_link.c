@@ -505,6 +505,9 @@ void scif_ntb_peer_stop(struct scif_ntb_peer *p)
 	}
 	mutex_unlock(&p->lock);
 	cancel_delayed_work_sync(&p->hs_work);
+	/* Queued by a doorbell that raced with the teardown, if any. */
+	cancel_work_sync(&p->rx_work);
+	cancel_delayed_work_sync(&p->rx_late);
 	mutex_destroy(&p->lock);
 	mutex_destroy(&p->tx_mutex);
 }
