@@ -17,9 +17,12 @@
 NTB_MESH_REGS_SIZE=65536
 NTB_MESH_SLOT_SIZE=4096
 
-# mesh_prepare RUNDIR N MEM_MB: create the register region and RAM files.
+# mesh_prepare RUNDIR N MEM_MB [WINMEM_MB]: create the register region and
+# RAM files. WINMEM_MB (default 0) is window memory: the top of every
+# guest's RAM, which the guest must boot with reserved (mesh_cmdline), where
+# translated windows have their homes (Documentation/ntb-emulation.rst).
 mesh_prepare() {
-	local rundir=$1 n=$2 mem=$3 j
+	local rundir=$1 n=$2 mem=$3 winmem=${4:-0} j
 	local magic=${NTB_MESH_MAGIC:-0x4e54564e} version=${NTB_MESH_VERSION:-1}
 
 	case "${SCIF_MESH_CORRUPT:-}" in
@@ -34,14 +37,18 @@ mesh_prepare() {
 		echo "ntb-mesh: guest memory must be a power of two <= 2048 MiB (got $mem)" >&2
 		return 1
 	fi
+	if ! [[ "$winmem" =~ ^[0-9]+$ ]] || [ "$winmem" -gt $((mem / 2)) ]; then
+		echo "ntb-mesh: window memory must be 0..$((mem / 2)) MiB (got $winmem)" >&2
+		return 1
+	fi
 	python3 - "$rundir/ntb-regs" "$n" "$mem" "$NTB_MESH_REGS_SIZE" \
-		"$NTB_MESH_SLOT_SIZE" "$magic" "$version" <<'PY' || return 1
+		"$NTB_MESH_SLOT_SIZE" "$magic" "$version" "$winmem" <<'PY' || return 1
 import struct, sys
-path, n, mem, size, slot, magic, ver = sys.argv[1:]
+path, n, mem, size, slot, magic, ver, winmem = sys.argv[1:]
 n, mem, size, slot = int(n), int(mem), int(size), int(slot)
 ram = mem << 20
 hdr = struct.pack('<IIIIIIII', int(magic, 0), int(ver, 0), n, slot, slot,
-                  0, ram & 0xffffffff, ram >> 32)
+                  int(winmem) << 20, ram & 0xffffffff, ram >> 32)
 with open(path, 'wb') as f:
     f.write(hdr + bytes(size - len(hdr)))
 PY
@@ -50,6 +57,15 @@ PY
 		[ -e "$rundir/ram-$j" ] || truncate -s "${mem}M" "$rundir/ram-$j" ||
 			return 1
 	done
+}
+
+# mesh_cmdline MEM_MB WINMEM_MB: kernel arguments that keep the guest off
+# its window memory (none without window memory).
+mesh_cmdline() {
+	local mem=$1 winmem=${2:-0}
+
+	[ "$winmem" -gt 0 ] || return 0
+	printf 'memmap=%dM$%dM\n' "$winmem" $((mem - winmem))
 }
 
 # mesh_qemu_args RUNDIR N I MEM_MB: extra QEMU arguments for guest I.

@@ -59,8 +59,15 @@ static void ivn_db_reset_peer(struct ivn_peer *peer, u32 inc)
  * A restarting peer writes incarnation 0, then clears its counters, then
  * writes its new incarnation; reading the incarnation before and after the
  * counters (like a seqcount) discards a scan that raced with that.
+ *
+ * Rings of a peer whose link is not up here (@link_up, by pidx) stay in its
+ * counters until it is: each side sees the link come up at its own next
+ * look at the heartbeats, and a client that rings as soon as it sees the
+ * link must not have its ring delivered to a peer client that still
+ * believes the link down (ntb_perf drops a command so). The link work
+ * kicks the poll when a link comes up.
  */
-static bool ivn_db_scan(struct ivn_dev *ivn)
+static bool ivn_db_scan(struct ivn_dev *ivn, u64 link_up)
 {
 	bool busy = false;
 	int i, b;
@@ -73,7 +80,7 @@ static bool ivn_db_scan(struct ivn_dev *ivn)
 		inc = ioread32(peer->slot + IVN_SL_INCARNATION);
 		if (inc != peer->inc)
 			ivn_db_reset_peer(peer, inc);
-		if (!inc)
+		if (!inc || !(link_up & BIT_ULL(i)))
 			continue;
 		/* pairs with the wmb() in ivn_slot_start() */
 		rmb();
@@ -118,11 +125,13 @@ static enum hrtimer_restart ivn_poll_fn(struct hrtimer *timer)
 {
 	struct ivn_dev *ivn = container_of(timer, struct ivn_dev, poll_timer);
 	unsigned long flags;
+	u64 link_up;
 	ktime_t now;
 	bool busy;
 
+	link_up = ivn_link_mask(ivn);
 	spin_lock_irqsave(&ivn->db_lock, flags);
-	busy = ivn_db_scan(ivn);
+	busy = ivn_db_scan(ivn, link_up);
 	spin_unlock_irqrestore(&ivn->db_lock, flags);
 
 	ivn_db_deliver(ivn);

@@ -33,7 +33,9 @@
  *   0x08 nodes       number of guests N, 1..IVN_MAX_NODES
  *   0x0c slot_size   bytes per slot, >= IVN_SLOT_MIN_SIZE
  *   0x10 slot_offset offset of slot 0
- *   0x14 reserved
+ *   0x14 winmem      bytes at the top of every guest's RAM that the guest
+ *                    kernel leaves alone (memmap=), homes of translated
+ *                    windows (winmem.c); 0: none
  *   0x18 ram_size    bytes of every guest's RAM (low 32 bits)
  *   0x1c ram_size_hi (high 32 bits)
  */
@@ -42,6 +44,7 @@
 #define IVN_HDR_NODES		0x08
 #define IVN_HDR_SLOT_SIZE	0x0c
 #define IVN_HDR_SLOT_OFFSET	0x10
+#define IVN_HDR_WINMEM		0x14
 #define IVN_HDR_RAM_LO		0x18
 #define IVN_HDR_RAM_HI		0x1c
 

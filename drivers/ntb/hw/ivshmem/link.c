@@ -30,6 +30,16 @@ module_param_named(hb_timeout_ms, ivn_hb_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(hb_timeout_ms,
 		 "A peer whose heartbeat did not move for this long is down (ms)");
 
+/*
+ * A real link trains for a while after both ends enabled it, and clients
+ * rely on that: ntb_transport enables the link, asks for its state, and on
+ * "down" queues a cleanup that cancels the setup an early "up" queued.
+ */
+static unsigned int ivn_link_train_ms = 100;
+module_param_named(link_train_ms, ivn_link_train_ms, uint, 0444);
+MODULE_PARM_DESC(link_train_ms,
+		 "A link is reported up once it could be up for this long (ms)");
+
 static unsigned long ivn_hb_period(void)
 {
 	return msecs_to_jiffies(max(ivn_hb_period_ms, 1U));
@@ -74,7 +84,17 @@ static bool ivn_link_peer_up(struct ivn_dev *ivn, struct ivn_peer *peer,
 	/* restarted between two looks: report a down first */
 	else if (was_up && inc != peer->link_inc)
 		why = "the peer restarted";
-	up = !why;
+	if (why) {
+		peer->possible_since = 0;
+		up = false;
+	} else {
+		/* 0 means "not possible": a stamp of 0 is taken as 1 */
+		if (!peer->possible_since)
+			peer->possible_since = jiffies | 1;
+		up = was_up ||
+		     !time_before(jiffies, peer->possible_since +
+				  msecs_to_jiffies(ivn_link_train_ms));
+	}
 	if (up)
 		peer->link_inc = inc;
 
@@ -117,6 +137,9 @@ static void ivn_link_work_fn(struct work_struct *work)
 		spin_unlock_irqrestore(&ivn->link_lock, flags);
 		dev_dbg(&ivn->ntb.dev, "link mask %#llx -> %#llx\n", old, now);
 		ntb_link_event(&ivn->ntb);
+		/* rings held while the link was down here (doorbell.c) */
+		if (now & ~old)
+			ivn_db_kick(ivn);
 	}
 
 	queue_delayed_work(system_highpri_wq, &ivn->link_work,

@@ -212,6 +212,8 @@ static int ivn_probe_port(struct pci_dev *pdev)
 	ivn->ntb.topo = NTB_TOPO_SWITCH;
 	ivn->ntb.ops = &ivn_ntb_ops;
 	pci_set_drvdata(pdev, ivn);
+	/* before any client can allocate a window buffer */
+	ivn_wm_setup(ivn, ioread32(ivn->regs + IVN_HDR_WINMEM));
 	/* events need the NTB core's context lock: start polling after this */
 	ret = ntb_register_device(&ivn->ntb);
 	if (ret) {
@@ -231,6 +233,7 @@ static int ivn_probe_port(struct pci_dev *pdev)
 	return 0;
 
 err_stop:
+	ivn_wm_teardown(ivn);
 	ivn_db_stop(ivn);
 	ivn_link_stop(ivn);
 	iowrite32(0, ivn->slot + IVN_SL_INCARNATION);
@@ -265,6 +268,7 @@ static void ivn_remove(struct pci_dev *pdev)
 
 	/* unbinds the clients: no client calls after this */
 	ntb_unregister_device(&ivn->ntb);
+	ivn_wm_teardown(ivn);
 	ivn_db_stop(ivn);
 	ivn_link_stop(ivn);
 	/* peers see this port go down at their next look */

@@ -6,6 +6,7 @@
 #define _NTB_IVSHMEM_H_
 
 #include <linux/hrtimer.h>
+#include <linux/bitmap.h>
 #include <linux/irq_work.h>
 #include <linux/ntb.h>
 #include <linux/pci.h>
@@ -27,9 +28,12 @@
  * @hb:		last heartbeat value read from the peer.
  * @hb_stamp:	jiffies when @hb last changed.
  * @link_inc:	incarnation the link was last reported up with.
+ * @possible_since: jiffies (| 1) since the link could be up, 0 while it
+ *		cannot; it is reported up link_train_ms later.
  *
  * @inc, @db_seq and @db_seen are protected by ivn_dev.db_lock; @hb,
- * @hb_stamp and @link_inc are only touched by the link worker.
+ * @hb_stamp, @link_inc and @possible_since are only touched by the link
+ * worker.
  */
 struct ivn_peer {
 	struct pci_dev *pdev;
@@ -42,7 +46,11 @@ struct ivn_peer {
 	u32 hb;
 	unsigned long hb_stamp;
 	u32 link_inc;
+	unsigned long possible_since;
 };
+
+/* Inbound windows that can have a home in window memory. */
+#define IVN_WM_MAX_HOMES	(IVN_MAX_PEERS * IVN_MAX_MW)
 
 /**
  * struct ivn_dev - one emulated NTB port (one per guest)
@@ -60,6 +68,17 @@ struct ivn_peer {
  * @xlat_gen:	shadow of the gen word of every xlat[] entry, by pidx.
  * @npeers:	nodes - 1; peers are indexed by pidx, ordered by port.
  * @peers:	per-peer state.
+ *
+ * @wm_size:	bytes of window memory at the top of RAM; 0 when windows
+ *		have no home (direct mode, none reserved, or unusable).
+ * @wm_base:	its guest-physical address.
+ * @wm_virt:	its kernel mapping.
+ * @wm_lock:	protects @wm_busy and the @wm_armed fields.
+ * @wm_busy:	homes handed out by the DMA allocator, by home index.
+ * @wm_armed:	home index the next allocation of @wm_armed_task gets; -1
+ *		for none.
+ * @wm_armed_task: the task that asked ntb_mw_get_align() (compared only).
+ * @wm_armed_at: jiffies of that call.
  *
  * @db_lock:	protects @db_pending, @db_mask, @db_fired, peer doorbell
  *		state and the outbound counters @db_out/@db_out_seq.
@@ -101,6 +120,15 @@ struct ivn_dev {
 	int npeers;
 	struct ivn_peer peers[IVN_MAX_NODES - 1];
 
+	u64 wm_size;
+	phys_addr_t wm_base;
+	void *wm_virt;
+	spinlock_t wm_lock;		/* see @wm_lock above */
+	DECLARE_BITMAP(wm_busy, IVN_WM_MAX_HOMES);
+	int wm_armed;
+	struct task_struct *wm_armed_task;
+	unsigned long wm_armed_at;
+
 	spinlock_t db_lock;		/* see @db_lock above */
 	u64 db_pending;
 	u64 db_mask;
@@ -135,6 +163,12 @@ void ivn_xlat_init(struct ivn_dev *ivn);
 int ivn_mw_params_check(void);
 extern unsigned int ivn_mw_count_param;
 extern unsigned long ivn_mw_size_param;
+
+/* winmem.c: homes of translated windows */
+void ivn_wm_setup(struct ivn_dev *ivn, u64 size);
+void ivn_wm_teardown(struct ivn_dev *ivn);
+void ivn_wm_arm(struct ivn_dev *ivn, int pidx, int widx);
+bool ivn_wm_peer_home(struct ivn_dev *ivn, int pidx, int widx, u64 *addr);
 
 /* doorbell.c: doorbells, polling */
 void ivn_db_init(struct ivn_dev *ivn);

@@ -87,7 +87,9 @@ static bool ivn_pidx_ok(struct ivn_dev *ivn, int pidx)
  *   register region. Outbound window pidx * mw_count + w reaches peer
  *   pidx's window w: ntb_peer_mw_get_addr() reads the translation the
  *   peer published and returns exactly [addr, addr + size) of that peer's
- *   RAM, or -ENOLINK while the peer has not opened the window.
+ *   RAM; while the peer has not opened the window, the window's home in
+ *   the peer's window memory (winmem.c) if the host reserved some, else
+ *   -ENOLINK.
  */
 unsigned int ivn_mw_count_param = 2;
 module_param_named(mw_count, ivn_mw_count_param, uint, 0444);
@@ -238,6 +240,9 @@ static int ivn_mw_get_align(struct ntb_dev *ntb, int pidx, int widx,
 		*size_align = direct ? ivn->ram_size : PAGE_SIZE;
 	if (size_max)
 		*size_max = direct ? ivn->ram_size : ivn->mw_size;
+	/* the caller's buffer for this window may now land in its home */
+	if (!direct)
+		ivn_wm_arm(ivn, pidx, widx);
 	return 0;
 }
 
@@ -305,7 +310,10 @@ static int ivn_peer_mw_get_addr(struct ntb_dev *ntb, int widx,
 		pidx = widx / ivn->mw_count;
 		w = widx % ivn->mw_count;
 		ret = ivn_xlat_read(ivn, pidx, w, &a, &s);
-		if (ret)
+		/* not opened yet: where the peer's window buffer will be */
+		if (ret == -ENOLINK && ivn_wm_peer_home(ivn, pidx, w, &a))
+			s = ivn->mw_size;
+		else if (ret)
 			return ret;
 	}
 	if (base)
@@ -320,7 +328,8 @@ static int ivn_peer_mw_get_addr(struct ntb_dev *ntb, int widx,
  * NTBs), so the outbound side has nothing to program: direct mode accepts
  * only the fixed mapping; translated mode accepts a window of that peer
  * and ignores addr, as an NTB without outbound translation does, but
- * refuses a size larger than the window the peer opened.
+ * refuses a size larger than the window the peer opened (or than the
+ * window's home, while the peer has not opened it).
  */
 static int ivn_peer_mw_set_trans(struct ntb_dev *ntb, int pidx, int widx,
 				 u64 addr, resource_size_t size)
@@ -338,7 +347,11 @@ static int ivn_peer_mw_set_trans(struct ntb_dev *ntb, int pidx, int widx,
 		return -EINVAL;
 	/* no mapping of more than the peer opened */
 	ret = ivn_xlat_read(ivn, pidx, widx % ivn->mw_count, &a, &s);
-	if (ret)
+	/* not opened yet: as much as its home, like ntb_peer_mw_get_addr() */
+	if (ret == -ENOLINK &&
+	    ivn_wm_peer_home(ivn, pidx, widx % ivn->mw_count, &a))
+		s = ivn->mw_size;
+	else if (ret)
 		return ret;
 	return size <= s ? 0 : -EINVAL;
 }
