@@ -12,6 +12,13 @@ peer=$((1 - me))
 ip_me=10.9.0.$((me + 1))
 ip_peer=10.9.0.$((peer + 1))
 
+# 64 MiB windows do not fit 32 MiB of window memory: no homes, one warning
+modprobe ntb_ivshmem mw_size=67108864 || fail "modprobe ntb_ivshmem (64 MiB)"
+dmesg | grep -q "window memory of 32768 KiB is not whole 65536 KiB windows" ||
+	fail "no warning for windows larger than the window memory"
+dmesg | grep -q "window memory: " && fail "homes for windows that do not fit"
+rmmod ntb_ivshmem || fail "rmmod ntb_ivshmem"
+
 modprobe ntb_ivshmem mw_size=16777216 mw_count=2 || fail "modprobe ntb_ivshmem"
 dmesg | grep -q "window memory: 32 MiB at 0xe000000, homes for 2 windows" ||
 	fail "no window memory line"
