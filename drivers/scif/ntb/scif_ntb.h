@@ -36,8 +36,9 @@
  * @SCIF_NTB_SPAD_MAGIC: %SCIF_NTB_MAGIC | %SCIF_NTB_VERSION; 0 when leaving
  * @SCIF_NTB_SPAD_CAPS: capability bits, &enum scif_ntb_caps
  * @SCIF_NTB_SPAD_NODE: the writer's SCIF node id
- * @SCIF_NTB_SPAD_ADDR_LO: DMA address of the region the writer allocated
- *			   for the reader (low 32 bits)
+ * @SCIF_NTB_SPAD_ADDR_LO: offset, inside the writer's inbound window 0, of
+ *			   the region it allocated for the reader (low 32
+ *			   bits; in direct mode the region's DMA address)
  * @SCIF_NTB_SPAD_ADDR_HI: same, high 32 bits
  * @SCIF_NTB_SPAD_SIZE: size of that region in bytes
  * @SCIF_NTB_SPAD_NONCE: nonzero, new at every link-up of the writer
@@ -59,7 +60,9 @@ enum scif_ntb_spad {
  * @SCIF_NTB_CAP_DOORBELL: the writer listens on doorbell bit (own port);
  *			   without it the reader's ring is polled
  * @SCIF_NTB_CAP_FLAT: the writer's inbound window maps its memory flat at
- *		       address 0 (direct mode, needed by RMA)
+ *		       address 0 (direct mode); without it the window covers
+ *		       the writer's region only (translated mode). RMA needs
+ *		       both sides direct
  */
 enum scif_ntb_caps {
 	SCIF_NTB_CAP_DOORBELL = BIT(0),
@@ -134,8 +137,13 @@ struct scif_ntb_dev;
  * @broken: the peer broke the ring protocol; set from any context, the
  *	    handshake work resets the link
  * @hs_work: handshake and, once up, liveness check (under @lock)
- * @region: our region for the peer (coherent DMA memory the peer writes)
- * @region_dma: its DMA address, sent to the peer
+ * @region: our region for the peer (coherent DMA memory the peer writes),
+ *	    allocated at the first link-up (scif_ntb_window.c)
+ * @region_dma: its DMA address
+ * @region_bytes: its size as allocated (at least
+ *		  &scif_ntb_dev.region_size)
+ * @flat_in: our inbound window is direct (flat at 0) in this session
+ * @ring_off: offset of @region inside our inbound window, sent to the peer
  * @rx_cells: cells in our ring
  * @rx_mutex: serialises the drains of our ring (the receive works and
  *	      tasks of the core waiting for the peer, see scif_ntb_rx_try());
@@ -154,8 +162,9 @@ struct scif_ntb_dev;
  *	     waiting on &scif_link.rx_wait, in case that task does not get
  *	     to run soon
  * @win: CPU mapping of the outbound window to the peer's memory, for the
- *	 message ring (I/O accessors)
- * @mem: the same window mapped as memory, for RMA (&scif_link.peer_mem)
+ *	 message ring (I/O accessors); made at the handshake
+ * @mem: the same window mapped as memory, for RMA (&scif_link.peer_mem),
+ *	 only when the peer's window is direct
  * @win_phys: physical address of the window
  * @win_size: its size
  * @tx_hdr: the peer's region header, inside @win
@@ -198,6 +207,9 @@ struct scif_ntb_peer {
 
 	void *region;
 	dma_addr_t region_dma;
+	size_t region_bytes;
+	bool flat_in;
+	u64 ring_off;
 	u32 rx_cells;
 	struct mutex rx_mutex;	/* drains, see above */
 	unsigned long rx_again;
@@ -285,6 +297,13 @@ void scif_ntb_peer_init(struct scif_ntb_peer *p, struct scif_ntb_dev *nd,
 void scif_ntb_link_work(struct work_struct *work);
 void scif_ntb_peer_stop(struct scif_ntb_peer *p);
 void scif_ntb_peer_broken(struct scif_ntb_peer *p, const char *why);
+
+/* scif_ntb_window.c */
+int scif_ntb_mw_setup(struct scif_ntb_peer *p);
+int scif_ntb_map_peer(struct scif_ntb_peer *p, bool flat);
+void scif_ntb_set_rma(struct scif_ntb_peer *p, bool on);
+void scif_ntb_windows_free(struct scif_ntb_peer *p);
+bool scif_ntb_peer_has_window(struct scif_ntb_peer *p);
 
 /* scif_ntb_main.c: module parameters */
 extern unsigned int scif_ntb_send_timeout_ms;

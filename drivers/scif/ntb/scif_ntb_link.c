@@ -3,10 +3,11 @@
  * SCIF over NTB: the state of the link to each peer port, and the
  * handshake that brings a peer in as a SCIF node.
  *
- * On NTB link up, each side opens its inbound window flat at address 0,
- * empties the ring it keeps for the peer and writes into the peer's
- * scratchpads (at its own port's slot): magic and version, capabilities,
- * node id, address and size of that ring, and a fresh nonce. It then polls
+ * On NTB link up, each side opens its inbound window (direct or translated,
+ * scif_ntb_window.c), empties the ring it keeps for the peer and writes
+ * into the peer's scratchpads (at its own port's slot): magic and version,
+ * capabilities, node id, offset and size of that ring in the window, and a
+ * fresh nonce. It then polls
  * its own scratchpads for the peer's words. A consistent, acceptable set is
  * acknowledged by writing the peer's nonce back; once the peer has
  * acknowledged ours too, the peer joins the SCIF instance as a node.
@@ -22,7 +23,6 @@
  * peer dead, wakes the senders and waits for the receive work.
  */
 #include <linux/io.h>
-#include <linux/iommu.h>
 #include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/random.h>
@@ -44,7 +44,7 @@
  * @magic: magic and version
  * @caps: capability bits
  * @node: node id
- * @addr: DMA address (in the peer) of the ring it keeps for us
+ * @addr: offset in the peer's inbound window of the ring it keeps for us
  * @size: size of that region
  * @nonce: the peer's nonce
  * @ack: our nonce as the peer saw it
@@ -80,7 +80,7 @@ static u32 scif_ntb_get(struct scif_ntb_peer *p, int idx)
 static void scif_ntb_publish(struct scif_ntb_peer *p)
 {
 	struct scif_ntb_dev *nd = p->nd;
-	u32 caps = SCIF_NTB_CAP_FLAT;
+	u32 caps = p->flat_in ? SCIF_NTB_CAP_FLAT : 0;
 
 	if (nd->db_self)
 		caps |= SCIF_NTB_CAP_DOORBELL;
@@ -89,8 +89,8 @@ static void scif_ntb_publish(struct scif_ntb_peer *p)
 	scif_ntb_put(p, SCIF_NTB_SPAD_ACK, 0);
 	scif_ntb_put(p, SCIF_NTB_SPAD_CAPS, caps);
 	scif_ntb_put(p, SCIF_NTB_SPAD_NODE, scif_instance_self(nd->si));
-	scif_ntb_put(p, SCIF_NTB_SPAD_ADDR_LO, lower_32_bits(p->region_dma));
-	scif_ntb_put(p, SCIF_NTB_SPAD_ADDR_HI, upper_32_bits(p->region_dma));
+	scif_ntb_put(p, SCIF_NTB_SPAD_ADDR_LO, lower_32_bits(p->ring_off));
+	scif_ntb_put(p, SCIF_NTB_SPAD_ADDR_HI, upper_32_bits(p->ring_off));
 	scif_ntb_put(p, SCIF_NTB_SPAD_SIZE, nd->region_size);
 	scif_ntb_put(p, SCIF_NTB_SPAD_MAGIC, SCIF_NTB_MAGIC | SCIF_NTB_VERSION);
 	scif_ntb_put(p, SCIF_NTB_SPAD_NONCE, p->nonce);
@@ -122,68 +122,6 @@ static bool scif_ntb_read_hello(struct scif_ntb_peer *p,
 	rmb();
 	return scif_ntb_get(p, SCIF_NTB_SPAD_NONCE) == h->nonce &&
 	       (h->magic & ~0xffu) == SCIF_NTB_MAGIC;
-}
-
-/* Open our inbound window from the peer flat at address 0. */
-/*
- * Whether an IOMMU stands between the peer and our memory: then the flat
- * window reaches only what we DMA-mapped for it (our rings and registered
- * windows), not all of RAM.
- */
-static bool scif_ntb_iommu_guards(struct device *dev)
-{
-	struct iommu_domain *dom = dev ? iommu_get_domain_for_dev(dev) : NULL;
-
-	return dom && dom->type != IOMMU_DOMAIN_IDENTITY;
-}
-
-/*
- * A direct window without an IOMMU lets the peer read and write all of our
- * memory, kernel included. Say so once per peer, or refuse the link if the
- * administrator asked for that (allow_flat=N).
- */
-static int scif_ntb_flat_check(struct scif_ntb_peer *p)
-{
-	if (scif_ntb_iommu_guards(p->link.dma_dev))
-		return 0;
-	if (!READ_ONCE(scif_ntb_allow_flat)) {
-		ntb_mw_clear_trans(p->nd->ntb, p->pidx, 0);
-		dev_err(scif_ntb_dev(p), "refusing port %d: its direct window would give the peer all of this host's memory with no IOMMU in between (allow_flat=N)\n",
-			p->port);
-		return -EPERM;
-	}
-	if (!p->flat_logged) {
-		p->flat_logged = true;
-		dev_warn(scif_ntb_dev(p), "port %d: direct window with no IOMMU: the peer can read and write all of this host's memory (allow_flat=N refuses such links)\n",
-			 p->port);
-	}
-	return 0;
-}
-
-static int scif_ntb_mw_setup(struct scif_ntb_peer *p)
-{
-	struct ntb_dev *ntb = p->nd->ntb;
-	resource_size_t addr_align, size_align, size_max;
-	int ret;
-
-	ret = ntb_mw_count(ntb, p->pidx);
-	if (ret < 1) {
-		dev_err(scif_ntb_dev(p), "refusing port %d: no inbound memory window\n",
-			p->port);
-		return -ENODEV;
-	}
-	ret = ntb_mw_get_align(ntb, p->pidx, 0, &addr_align, &size_align,
-			       &size_max);
-	if (!ret && p->region_dma + p->nd->region_size > size_max)
-		ret = -ERANGE;
-	if (!ret)
-		ret = ntb_mw_set_trans(ntb, p->pidx, 0, 0, size_max);
-	if (ret) {
-		dev_err(scif_ntb_dev(p), "refusing port %d: inbound window cannot map our memory flat at address 0 (%d); direct mode unavailable\n",
-			p->port, ret);
-		return ret;
-	}
-	return scif_ntb_flat_check(p);
 }
 
 static void scif_ntb_refuse(struct scif_ntb_peer *p, const char *why,
@@ -272,6 +210,7 @@ static void scif_ntb_up(struct scif_ntb_peer *p, const struct scif_ntb_hello *h)
 	lockdep_assert_held(&p->lock);
 
 	p->node = h->node;
+	scif_ntb_set_rma(p, p->flat_in && (h->caps & SCIF_NTB_CAP_FLAT));
 	p->tx_hdr = p->win + h->addr;
 	p->tx_ring = (u8 __iomem *)p->tx_hdr + SCIF_NTB_HDR_SIZE;
 	p->tx_cells = (h->size - SCIF_NTB_HDR_SIZE) / SCIF_NTB_CELL;
@@ -296,8 +235,9 @@ static void scif_ntb_up(struct scif_ntb_peer *p, const struct scif_ntb_hello *h)
 		return;
 	}
 	WRITE_ONCE(p->state, SCIF_NTB_UP);
-	dev_info(scif_ntb_dev(p), "SCIF node %u up through port %d (%s)\n",
-		 p->node, p->port, p->db_peer ? "doorbell" : "polled");
+	dev_info(scif_ntb_dev(p), "SCIF node %u up through port %d (%s, %s)\n",
+		 p->node, p->port, p->db_peer ? "doorbell" : "polled",
+		 p->link.peer_mem ? "direct" : "translated, no RMA");
 	scif_ntb_kick(p);
 }
 
@@ -306,6 +246,7 @@ static void scif_ntb_handshake(struct scif_ntb_peer *p)
 {
 	u16 self = scif_instance_self(p->nd->si);
 	struct scif_ntb_hello h;
+	int ret;
 
 	lockdep_assert_held(&p->lock);
 
@@ -324,9 +265,13 @@ static void scif_ntb_handshake(struct scif_ntb_peer *p)
 				      h.magic & 0xff);
 		return;
 	}
-	if (!(h.caps & SCIF_NTB_CAP_FLAT)) {
-		scif_ntb_refuse_hello(p, &h, "has no flat window, caps",
-				      h.caps);
+	ret = scif_ntb_map_peer(p, h.caps & SCIF_NTB_CAP_FLAT);
+	if (ret) {
+		/* Windows may follow the translation a little late. */
+		if (ret == -ENOLINK)
+			return;
+		scif_ntb_refuse_hello(p, &h, "has an outbound window we cannot map, error",
+				      -ret);
 		return;
 	}
 	if (h.node > SCIF_MAX_NODE_ID || h.node == self) {

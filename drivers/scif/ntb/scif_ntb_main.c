@@ -3,14 +3,12 @@
  * SCIF over NTB: the ntb_client that binds every ntb_dev and joins its peer
  * ports to the default SCIF instance (Documentation/scif-ntb.rst).
  *
- * Probe checks what the direct mode needs from the hardware (scratchpads
- * for the handshake, one outbound window per peer, memory for the rings)
- * and refuses the device with one log line when something is missing.
+ * Probe checks what the links need from the hardware (scratchpads for the
+ * handshake, an outbound window to every peer port) and refuses the device
+ * with one log line when something is missing.
  * Everything else happens per peer port, on link events
  * (scif_ntb_link.c), and in the rings (scif_ntb_ring.c).
  */
-#include <linux/dma-mapping.h>
-#include <linux/io.h>
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -130,13 +128,15 @@ static enum hrtimer_restart scif_ntb_poll(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
-/* Window and ring of one peer port. */
+/*
+ * One peer port: scratchpads for its handshake and an outbound window to
+ * it. Its ring region and the mapping of that window come at link-up
+ * (scif_ntb_window.c), when the window's mode is known.
+ */
 static int scif_ntb_peer_alloc(struct scif_ntb_dev *nd, int pidx)
 {
 	struct scif_ntb_peer *p = &nd->peers[pidx];
 	struct ntb_dev *ntb = nd->ntb;
-	int widx = ntb_peer_mw_count(ntb) >= nd->npeers ? pidx : -1;
-	int ret;
 
 	scif_ntb_peer_init(p, nd, pidx);
 	if (p->port < 0 || (p->port + 1) * SCIF_NTB_SPADS >
@@ -146,53 +146,19 @@ static int scif_ntb_peer_alloc(struct scif_ntb_dev *nd, int pidx)
 			ntb_spad_count(ntb));
 		return -ENODEV;
 	}
-	ret = widx < 0 ? -ENODEV :
-	      ntb_peer_mw_get_addr(ntb, widx, &p->win_phys, &p->win_size);
-	if (ret || !p->win_size) {
+	if (!scif_ntb_peer_has_window(p)) {
 		dev_err(&ntb->dev, "refusing: no outbound memory window for peer port %d\n",
 			p->port);
 		return -ENODEV;
 	}
-	p->win = ioremap_wc(p->win_phys, p->win_size);
-	if (!p->win)
-		return -ENOMEM;
-	/*
-	 * The same window again, as memory (also write-combining): RMA copies
-	 * through it are memcpy(), which moves pages at about twice the speed
-	 * of memcpy_toio()'s string moves (measured under TCG).
-	 */
-	p->mem = memremap(p->win_phys, p->win_size, MEMREMAP_WC);
-	if (!p->mem)
-		return -ENOMEM;
-	p->link.peer_mem = p->mem;
-	p->link.peer_mem_dma = p->win_phys;
-	p->link.peer_mem_phys = p->win_phys;
-	p->link.peer_mem_size = p->win_size;
-	p->region = dma_alloc_coherent(p->link.dma_dev, nd->region_size,
-				       &p->region_dma, GFP_KERNEL);
-	if (!p->region)
-		return -ENOMEM;
 	p->rx_cells = (nd->region_size - SCIF_NTB_HDR_SIZE) / SCIF_NTB_CELL;
 	return 0;
-}
-
-static void scif_ntb_peer_free(struct scif_ntb_dev *nd, int pidx)
-{
-	struct scif_ntb_peer *p = &nd->peers[pidx];
-
-	if (p->region)
-		dma_free_coherent(p->link.dma_dev, nd->region_size, p->region,
-				  p->region_dma);
-	if (p->mem)
-		memunmap(p->mem);
-	if (p->win)
-		iounmap(p->win);
 }
 
 static void scif_ntb_free(struct scif_ntb_dev *nd, int n)
 {
 	while (n--)
-		scif_ntb_peer_free(nd, n);
+		scif_ntb_windows_free(&nd->peers[n]);
 	if (nd->local_wq)
 		destroy_workqueue(nd->local_wq);
 	if (nd->wq)

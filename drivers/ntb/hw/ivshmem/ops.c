@@ -264,7 +264,8 @@ static int ivn_mw_set_trans(struct ntb_dev *ntb, int pidx, int widx,
 	}
 	/* the peer reaches guest-physical addresses: dma_addr_t == phys */
 	if (!size || !IS_ALIGNED(addr, ivn->mw_size) || !PAGE_ALIGNED(size) ||
-	    size > ivn->mw_size || addr > ivn->ram_size - size) {
+	    size > ivn->mw_size || size > ivn->ram_size ||
+	    addr > ivn->ram_size - size) {
 		dev_dbg(&ntb->dev,
 			"refused translation %pad+%pa: not an aligned window in RAM\n",
 			&addr, &size);
