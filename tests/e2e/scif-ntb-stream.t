@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# SCIF over the emulated NTB, 2 nodes: a checked 256 MiB stream in each
-# direction at once.
+# SCIF over the emulated NTB, 2 nodes: a checked stream in each direction
+# at once, in both window modes (256 MiB direct, then 64 MiB translated
+# with 2 x 16 MiB windows per peer).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 exec "$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 900 \
-	--modules "ntb_ivshmem scif scif_ntb" \
-	--copy "$top/tests/e2e/guest/scif_ntb_stream.sh" -- sh ./scif_ntb_stream.sh
+	--ntb-winmem 32 --modules "scif" \
+	--copy "$top/tests/e2e/guest/scif_modes.sh" \
+	--copy "$top/tests/e2e/guest/scif_ntb_stream.sh" \
+	-- sh ./scif_modes.sh sh ./scif_ntb_stream.sh

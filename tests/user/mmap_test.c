@@ -7,6 +7,7 @@
  * Usage: scif-mmap-test
  *	   scif-mmap-test server PORT | client NODE PORT
  *	   scif-mmap-test victim PORT | survivor NODE PORT
+ *	   scif-mmap-test unmappable-server PORT | unmappable-client NODE PORT
  *
  * - reads and writes through a mapping in both directions, checked against
  *   the registered buffers and against scif_readfrom()/scif_writeto();
@@ -22,6 +23,11 @@
  * survivor map it and prints @@SCIF-READY for the rig to kill its node; the
  * survivor keeps reading the mapping and must get SIGBUS (and only ever the
  * victim's data before), then ENODEV for a new mapping.
+ *
+ * Over a link whose NTB window reaches only the peer's ring (translated
+ * mode), the unmappable pair registers windows as usual but each side's
+ * scif_mmap() of the other's window must fail with EOPNOTSUPP, and the
+ * connection must still work afterwards.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -446,6 +452,26 @@ static int loopback(void)
 	return tap_done();
 }
 
+/* Both nodes, translated link: registered windows cannot be mapped. */
+static int pair_unmappable(scif_epd_t ep, int server)
+{
+	unsigned char *buf = anon(NPAGES);
+	size_t len = NPAGES * page;
+
+	fill(buf, len, server ? SEED_SERVER : SEED_CLIENT);
+	reg_or_bail(ep, buf, NPAGES, WIN_A, RW);
+	say(ep, 'r');
+	hear(ep, 'r');
+	EXPECT_MMAP_ERR(scif_mmap(NULL, len, RW, 0, ep, WIN_A), EOPNOTSUPP);
+	EXPECT_MMAP_ERR(scif_mmap(NULL, page, SCIF_PROT_READ, 0, ep, WIN_A),
+			EOPNOTSUPP);
+	EXPECT_EQ(scif_unregister(ep, WIN_A, len), 0);
+	say(ep, 'd');
+	hear(ep, 'd');
+	scif_close(ep);
+	return tap_done();
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
@@ -460,6 +486,12 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "client"))
 		return pair_run(dial_or_bail(atoi(argv[2]), atoi(argv[3]),
 					     DIAL_SECONDS), 0);
+	if (argc == 3 && !strcmp(argv[1], "unmappable-server"))
+		return pair_unmappable(accept_one(atoi(argv[2])), 1);
+	if (argc == 4 && !strcmp(argv[1], "unmappable-client"))
+		return pair_unmappable(dial_or_bail(atoi(argv[2]),
+						    atoi(argv[3]),
+						    DIAL_SECONDS), 0);
 	if (argc == 3 && !strcmp(argv[1], "victim"))
 		return loss_victim(atoi(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "survivor"))

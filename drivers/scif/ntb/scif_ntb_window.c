@@ -25,6 +25,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/iommu.h>
+#include <linux/log2.h>
 #include <linux/sizes.h>
 
 #include "scif_ntb.h"
@@ -127,6 +128,8 @@ static int scif_ntb_xlat_setup(struct scif_ntb_peer *p,
 							  size_align, 1));
 	int ret;
 
+	if (!is_power_of_2(addr_align))
+		return -EINVAL;
 	if (bytes > size_max || bytes > SCIF_NTB_XLAT_MAX)
 		return -ENOSPC;
 	if (p->region && (p->region_bytes < bytes ||
@@ -178,6 +181,9 @@ int scif_ntb_mw_setup(struct scif_ntb_peer *p)
 			p->port, ret);
 		return ret ?: -ENODEV;
 	}
+	/* No address constraint: any address will do. */
+	if (!addr_align)
+		addr_align = 1;
 	direct = scif_ntb_direct_setup(p, size_max);
 	if (!direct)
 		return 0;

@@ -14,7 +14,8 @@ while [ "$r" -le 10 ]; do
 	if [ $((r % 2)) = 1 ]; then m=scif_ntb; else m=ntb_ivshmem; fi
 	rmmod "$m"
 	scif-ntb-test nodes 1 10 >/dev/null
-	modprobe "$m"
+	# shellcheck disable=SC2086 # the mode's options, if any
+	if [ "$m" = ntb_ivshmem ]; then modprobe "$m" $SCIF_NTB_OPTS; else modprobe "$m"; fi
 	scif-ntb-test nodes 2 60 >/dev/null
 	scif-ntb-test echo 0 3000 1 >/dev/null
 	echo "flap $r ($m): node 0 gone and back"

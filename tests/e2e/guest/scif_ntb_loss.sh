@@ -5,6 +5,12 @@
 # hangs; when node 1 is back, new connections to it work.
 set -e
 scif-ntb-test nodes 2 60
+# Run translated (cluster --ntb-xlat): the link must say so.
+if [ "${SCIF_NTB_MW:-0}" != 0 ]; then
+	dmesg | grep -q 'up through port.*translated' ||
+		{ echo "FAIL: the link did not come up translated"; exit 1; }
+	echo "node $SCIF_NODE_INDEX: translated mode"
+fi
 if [ "$SCIF_NODE_INDEX" = 0 ]; then
 	scif-ntb-test expect-loss 3000 3
 	scif-info -n
