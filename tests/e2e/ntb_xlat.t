@@ -6,5 +6,6 @@
 # loads the modules itself, with the parameters.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 exec "$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 400 --modules "" \
+	--ntb-winmem 32 --ntb-winmem-as-ram \
 	--copy "$top/tests/e2e/guest/ntb_lib.sh" \
 	--copy "$top/tests/e2e/guest/ntb_xlat.sh" -- sh ./ntb_xlat.sh

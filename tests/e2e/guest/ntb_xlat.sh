@@ -15,6 +15,13 @@ dmesg | grep -q "refusing: mw_size=12345" || fail "no refusal line for mw_size"
 modprobe ntb_ivshmem mw_size=$mws mw_count=2 || fail "modprobe ntb_ivshmem"
 dmesg | grep -q "2 translated windows of 1024 KiB per peer" ||
 	fail "no translated-mode probe line"
+# The host announced window memory that this guest uses as RAM: refused
+# with one warning, the windows have no home (ntb_tool gives them buffers).
+if [ "$SCIF_WINMEM_RAM" = 1 ]; then
+	[ "$(dmesg | grep -c 'is RAM of this guest')" = 1 ] ||
+		fail "window memory in RAM: no single warning"
+	echo "node $me: window memory in RAM refused"
+fi
 modprobe ntb_tool || fail "modprobe ntb_tool"
 # ntb_tool (6.12) frees its debugfs tree before the files of open
 # windows on unload (use after free): close the windows first.
