@@ -544,6 +544,9 @@ static int scif_poke_span(struct scif_endpt *ep, struct scif_span *sp,
 		return 0;
 	}
 	ret = scif_peer_mem_lock(ep, &pm);
+	if (ret == -EOPNOTSUPP)
+		/* A link without RMA addressing: the owner writes. */
+		return scif_staged_poke(ep, sp->start, val);
 	if (ret)
 		return ret;
 	if (pm.local) {

@@ -24,21 +24,19 @@ void scif_span_put(struct scif_span *sp)
 	sp->nr = 0;
 }
 
-static bool scif_win_usable(struct scif_window *win)
+static bool scif_win_usable(struct scif_window *win, bool served)
 {
-	return win->remote ? win->nr_recv == win->nr_pages :
-			     win->state == SCIF_WIN_ACTIVE;
+	if (win->remote)
+		return win->nr_recv == win->nr_pages;
+	if (served)
+		return (win->state == SCIF_WIN_ACTIVE ||
+			win->state == SCIF_WIN_UNREGISTERING) && !win->reg_err;
+	return win->state == SCIF_WIN_ACTIVE;
 }
 
-/*
- * Resolve [@first, @first + @len) of the peer's (@remote) or our windows
- * of @rma to windows allowing @prot.
- * Called with rma->lock held. -ENXIO for a hole, a window not (or no
- * longer) usable, or an offset past the space; -EACCES for a window that
- * forbids the access.
- */
-int scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first, u64 len,
-		  int prot, struct scif_span *sp)
+static int __scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first,
+			   u64 len, int prot, bool served,
+			   struct scif_span *sp)
 {
 	struct maple_tree *mt = remote ? &rma->remote : &rma->local;
 	u64 last = first + len - 1, pos;
@@ -52,7 +50,7 @@ int scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first, u64 len,
 	sp->wins = NULL;
 	for (pos = first; pos <= last; pos = scif_win_end(win)) {
 		win = scif_wtree_find(mt, pos);
-		if (!win || !scif_win_usable(win))
+		if (!win || !scif_win_usable(win, served))
 			return -ENXIO;
 		if ((win->prot & prot) != prot)
 			return -EACCES;
@@ -70,6 +68,32 @@ int scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first, u64 len,
 		sp->wins[sp->nr++] = win;
 	}
 	return 0;
+}
+
+/*
+ * Resolve [@first, @first + @len) of the peer's (@remote) or our windows
+ * of @rma to windows allowing @prot.
+ * Called with rma->lock held. -ENXIO for a hole, a window not (or no
+ * longer) usable, or an offset past the space; -EACCES for a window that
+ * forbids the access.
+ */
+int scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first, u64 len,
+		  int prot, struct scif_span *sp)
+{
+	return __scif_span_get(rma, remote, first, len, prot, false, sp);
+}
+
+/*
+ * As scif_span_get() on our windows, for a staged RMA the peer asks us to
+ * carry out: the peer may go on using a window we unregistered until it
+ * answered with UNREG_ACK, so an UNREGISTERING window (one the peer did
+ * accept) is served as an ACTIVE one, as the direct path lets the peer
+ * write it.
+ */
+int scif_span_get_served(struct scif_rma_ep *rma, u64 first, u64 len,
+			 int prot, struct scif_span *sp)
+{
+	return __scif_span_get(rma, false, first, len, prot, true, sp);
 }
 
 /*
@@ -137,7 +161,7 @@ void scif_cursor_advance(struct scif_cursor *c, size_t n)
 }
 
 /* Move a cursor to byte @off of its span. */
-static void scif_cursor_seek(struct scif_cursor *c, u64 off)
+void scif_cursor_seek(struct scif_cursor *c, u64 off)
 {
 	c->pos = c->sp->start + off;
 	c->i = 0;
