@@ -5,6 +5,7 @@
  * the pages of two spans side by side (each piece within one page on both
  * sides), for the CPU copy, the DMA path and the fence signal's write.
  */
+#include <kunit/visibility.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 
@@ -23,6 +24,7 @@ void scif_span_put(struct scif_span *sp)
 	sp->wins = NULL;
 	sp->nr = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_span_put);
 
 static bool scif_win_usable(struct scif_window *win, bool served)
 {
@@ -82,6 +84,7 @@ int scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first, u64 len,
 {
 	return __scif_span_get(rma, remote, first, len, prot, false, sp);
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_span_get);
 
 /*
  * As scif_span_get() on our windows, for a staged RMA the peer asks us to

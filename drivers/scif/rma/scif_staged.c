@@ -309,6 +309,7 @@ void scif_staged_abort(struct scif_endpt *ep, int err)
 		scif_dma_req_put(req);
 	}
 	xa_unlock(&rma->staged);
+	wake_up_all(&ep->wq);
 }
 
 /**
@@ -574,6 +575,7 @@ static int scif_staged_rx_data(struct scif_endpt *ep, u32 tag,
 	if (!lie)
 		return 0;
 	scif_dma_req_put(req);
+	wake_up_all(&ep->wq);
 	return -EPROTO;
 }
 
