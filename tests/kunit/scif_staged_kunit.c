@@ -467,6 +467,52 @@ static void st_hostile_answers(struct kunit *test)
 }
 
 /**
+ * struct st_block - the owner's RMA lock held by a thread of its own
+ * @lock: the lock
+ * @held: completed once the thread holds it
+ * @release: completed by the test to have it let go
+ * @call: the thread
+ *
+ * Held by another task than the test's, so that the test may make RMA
+ * calls meanwhile (lockdep would take a second lock of the class in one
+ * task for recursion).
+ */
+struct st_block {
+	struct mutex *lock;		/* the owner's RMA lock */
+	struct completion held;
+	struct completion release;
+	struct scif_kt_call call;
+};
+
+static int st_block_fn(void *arg)
+{
+	struct st_block *b = arg;
+
+	mutex_lock(b->lock);
+	complete(&b->held);
+	wait_for_completion(&b->release);
+	mutex_unlock(b->lock);
+	return 0;
+}
+
+/* Stop the receive path of @ep's node at its next RMA request. */
+static void st_block_start(struct kunit *test, struct st_block *b,
+			   struct scif_endpt *ep)
+{
+	b->lock = &ep->rma->lock;
+	init_completion(&b->held);
+	init_completion(&b->release);
+	KUNIT_ASSERT_EQ(test, scif_kt_start(&b->call, st_block_fn, b), 0);
+	wait_for_completion(&b->held);
+}
+
+static void st_block_end(struct st_block *b)
+{
+	complete(&b->release);
+	wait_for_completion(&b->call.done);
+}
+
+/**
  * struct st_read - a synchronous read run in a thread
  * @ep: the endpoint
  * @len: bytes
@@ -493,9 +539,9 @@ static int st_down_fn(void *arg)
 static void st_node_loss(struct kunit *test)
 {
 	struct st_ctx *ctx = test->priv;
-	struct scif_endpt *s = ctx->n.s;
 	struct st_read r = { .ep = ctx->n.c, .len = 2 * PAGE_SIZE };
 	struct scif_kt_call rd, down;
+	struct st_block b;
 
 	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.c, ctx->cbuf, 2, 0, RW, FIX),
 			0);
@@ -503,7 +549,7 @@ static void st_node_loss(struct kunit *test)
 			0);
 	scif_sim_settle(ctx->n.pair);
 	/* The owner's receive path stops at the get, holding it unserved. */
-	mutex_lock(&s->rma->lock);
+	st_block_start(test, &b, ctx->n.s);
 	KUNIT_ASSERT_EQ(test, scif_kt_start(&rd, st_read_fn, &r), 0);
 	msleep(200);
 	KUNIT_EXPECT_FALSE(test, completion_done(&rd.done));
@@ -512,13 +558,13 @@ static void st_node_loss(struct kunit *test)
 			0);
 	/* Node 1 is lost for node 0 first: the read ends there. */
 	if (!scif_kt_join(&rd, 10000)) {
-		mutex_unlock(&s->rma->lock);
+		st_block_end(&b);
 		KUNIT_FAIL(test, "read still waiting after node loss");
 		wait_for_completion(&rd.done);
 		wait_for_completion(&down.done);
 		return;
 	}
-	mutex_unlock(&s->rma->lock);
+	st_block_end(&b);
 	KUNIT_EXPECT_EQ(test, rd.ret, -ENODEV);
 	KUNIT_EXPECT_TRUE(test, scif_kt_join(&down, 10000));
 	KUNIT_EXPECT_TRUE(test, xa_empty(&ctx->n.c->rma->staged));
@@ -530,7 +576,8 @@ static void st_node_loss(struct kunit *test)
 static void st_node_loss_async(struct kunit *test)
 {
 	struct st_ctx *ctx = test->priv;
-	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
+	struct scif_endpt *c = ctx->n.c;
+	struct st_block b;
 	int mark;
 
 	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.c, ctx->cbuf, 2, 0, RW, FIX),
@@ -538,7 +585,7 @@ static void st_node_loss_async(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 2, 0, RW, FIX),
 			0);
 	scif_sim_settle(ctx->n.pair);
-	mutex_lock(&s->rma->lock);
+	st_block_start(test, &b, ctx->n.s);
 	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.c, 0, 2 * PAGE_SIZE, 0, 0),
 			0);
 	KUNIT_EXPECT_FALSE(test, xa_empty(&c->rma->staged));
@@ -548,7 +595,7 @@ static void st_node_loss_async(struct kunit *test)
 	scif_node_remove(ctx->n.a, 1);
 	KUNIT_EXPECT_TRUE(test, xa_empty(&c->rma->staged));
 	KUNIT_EXPECT_EQ(test, scif_fence_wait(ctx->n.c, mark), -ENODEV);
-	mutex_unlock(&s->rma->lock);
+	st_block_end(&b);
 	scif_sim_pair_down(ctx->n.pair);
 }
 
