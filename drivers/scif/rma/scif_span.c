@@ -86,12 +86,21 @@ int scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first, u64 len,
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_span_get);
 
-/*
+/**
+ * scif_span_get_served() - resolve a range of our windows for the peer
+ * @rma: our RMA state; @rma->lock is held
+ * @first: first byte of the range
+ * @len: its length, at least 1, not wrapping
+ * @prot: the access the peer asks for
+ * @sp: filled in, with a reference on every window
+ *
  * As scif_span_get() on our windows, for a staged RMA the peer asks us to
  * carry out: the peer may go on using a window we unregistered until it
  * answered with UNREG_ACK, so an UNREGISTERING window (one the peer did
  * accept) is served as an ACTIVE one, as the direct path lets the peer
  * write it.
+ *
+ * Return: 0, -ENXIO, -EACCES or -ENOMEM, as scif_span_get().
  */
 int scif_span_get_served(struct scif_rma_ep *rma, u64 first, u64 len,
 			 int prot, struct scif_span *sp)
@@ -163,7 +172,11 @@ void scif_cursor_advance(struct scif_cursor *c, size_t n)
 		c->i++;
 }
 
-/* Move a cursor to byte @off of its span. */
+/**
+ * scif_cursor_seek() - move a cursor to a byte of its span
+ * @c: the cursor, initialised on its span
+ * @off: the byte, counted from the span's start; within the span
+ */
 void scif_cursor_seek(struct scif_cursor *c, u64 off)
 {
 	c->pos = c->sp->start + off;

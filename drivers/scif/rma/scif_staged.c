@@ -155,6 +155,9 @@ static int scif_staged_put(struct scif_rma_req *req, u64 tail)
 	if (!h)
 		return -ENOMEM;
 	for (pos = 0; pos < req->len && !ret; pos += n) {
+		/* Ended already (refused, node lost): the rest is moot. */
+		if (xa_load(&ep->rma->staged, req->tag) != req)
+			break;
 		/* %SCIF_RMA_ORDERED: the tail travels alone, last. */
 		n = min_t(u64, chunk, (pos < body ? body : req->len) - pos);
 		h->offset = cpu_to_le64(req->rsp.start + pos);
