@@ -599,6 +599,56 @@ static void st_node_loss_async(struct kunit *test)
 	scif_sim_pair_down(ctx->n.pair);
 }
 
+static int st_fence_fn(void *arg)
+{
+	struct st_ctx *ctx = arg;
+	int mark, ret;
+
+	ret = scif_fence_mark(ctx->n.c, SCIF_FENCE_INIT_SELF, &mark);
+	return ret ? : scif_fence_wait(ctx->n.c, mark);
+}
+
+/*
+ * The connection is reset (the peer's DISCONNECT) while a fence waits for
+ * an asynchronous write nobody will answer: the fence still ends.
+ */
+static void st_reset_under_fence(struct kunit *test)
+{
+	struct st_ctx *ctx = test->priv;
+	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
+	struct scif_wire_msg m;
+	struct scif_kt_call fw;
+	struct st_block b;
+
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.c, ctx->cbuf, 2, 0, RW, FIX),
+			0);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.s, ctx->sbuf, 2, 0, RW, FIX),
+			0);
+	scif_sim_settle(ctx->n.pair);
+	st_block_start(test, &b, s);
+	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.c, 0, 2 * PAGE_SIZE, 0, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, scif_kt_start(&fw, st_fence_fn, ctx), 0);
+	msleep(100);
+	KUNIT_EXPECT_FALSE(test, completion_done(&fw.done));
+	scif_msg_init(&m, SCIF_MSG_DISCONNECT, s->id, c->id, s->port, c->port,
+		      0);
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->n.pair, ctx->n.a, &m,
+					      sizeof(m)), 0);
+	if (!scif_kt_join(&fw, 10000)) {
+		KUNIT_FAIL(test, "fence still waiting after the reset");
+		st_block_end(&b);
+		wait_for_completion(&fw.done);
+		return;
+	}
+	/* Ended by the reset, or the fence call came after it. */
+	KUNIT_EXPECT_TRUE(test, fw.ret == 0 || fw.ret == -ECONNRESET);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&c->rma->staged));
+	/* The owner serves the write late; its answer is dropped. */
+	st_block_end(&b);
+	scif_sim_settle(ctx->n.pair);
+}
+
 static struct kunit_case scif_staged_cases[] = {
 	KUNIT_CASE(st_random_copies),
 	KUNIT_CASE(st_copy_errors),
@@ -607,6 +657,7 @@ static struct kunit_case scif_staged_cases[] = {
 	KUNIT_CASE(st_hostile_answers),
 	KUNIT_CASE(st_node_loss),
 	KUNIT_CASE(st_node_loss_async),
+	KUNIT_CASE(st_reset_under_fence),
 	{}
 };
 

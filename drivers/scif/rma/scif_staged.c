@@ -316,10 +316,10 @@ void scif_staged_abort(struct scif_endpt *ep, int err)
 }
 
 /**
- * scif_staged_close() - the staged part of closing an endpoint
- * @ep: the endpoint, closing (no new RMA starts)
+ * scif_staged_close() - end the staged requests of a connection that is down
+ * @ep: the endpoint: closing (no new RMA starts), or waited on by a fence
  *
- * A connection that is down already will never see its answers: its
+ * A connection that is down already may never see its answers: its
  * requests end now. Those of a live peer are left to answer (close then
  * drains them, bounded, and aborts what is left with scif_staged_abort()).
  */
