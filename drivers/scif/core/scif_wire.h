@@ -46,6 +46,24 @@
  * @SCIF_MSG_FENCE_REQ: mark the RMAs of @dst_ep in flight; answer with
  *			FENCE_DONE carrying the same @arg once they completed
  * @SCIF_MSG_FENCE_DONE: the RMAs marked for token @arg have completed
+ * @SCIF_MSG_RMA_PUT: staged RMA (links without RMA addressing): write into
+ *		      a window of @dst_ep. The data is one
+ *		      &struct scif_wire_rma (@offset: first byte in the
+ *		      receiver's registered address space, @len: 0) followed
+ *		      by the bytes. @seq is the sender's request tag, echoed
+ *		      in RMA_DONE; tag 0 asks for no answer (a fence signal's
+ *		      write). @arg: %SCIF_WIRE_RMA_LAST on the request's last
+ *		      chunk, which is answered with RMA_DONE; a chunk that
+ *		      fails is answered at once
+ * @SCIF_MSG_RMA_GET: staged RMA: send @len bytes from @offset of the
+ *		      receiver's registered address space (the data is one
+ *		      &struct scif_wire_rma), as RMA_DATA messages then
+ *		      RMA_DONE, all carrying tag @seq. @arg may hold
+ *		      %SCIF_WIRE_RMA_ORDERED
+ * @SCIF_MSG_RMA_DATA: bytes answering the RMA_GET of tag @seq, in order:
+ *		       each message continues where the previous one ended
+ * @SCIF_MSG_RMA_DONE: the staged request of tag @seq ended; @arg is 0 or a
+ *		       positive errno
  * @SCIF_MSG_NR: number of types, not a type
  */
 enum scif_msg_type {
@@ -64,6 +82,10 @@ enum scif_msg_type {
 	SCIF_MSG_RMA_CLOSE_ACK,
 	SCIF_MSG_FENCE_REQ,
 	SCIF_MSG_FENCE_DONE,
+	SCIF_MSG_RMA_PUT,
+	SCIF_MSG_RMA_GET,
+	SCIF_MSG_RMA_DATA,
+	SCIF_MSG_RMA_DONE,
 	SCIF_MSG_NR,
 };
 
@@ -106,6 +128,21 @@ struct scif_wire_reg {
 	__le32 prot;
 	__le32 rsvd;
 };
+
+/**
+ * struct scif_wire_rma - head of the data of RMA_PUT and RMA_GET
+ * @offset: first byte in the receiver's registered address space
+ * @len: RMA_GET: number of bytes asked for; RMA_PUT: 0 (the bytes follow)
+ */
+struct scif_wire_rma {
+	__le64 offset;
+	__le64 len;
+};
+
+/* @arg of RMA_PUT: the request's last chunk, to be answered. */
+#define SCIF_WIRE_RMA_LAST	0x1
+/* @arg of RMA_GET: send the last partial cache line on its own, last. */
+#define SCIF_WIRE_RMA_ORDERED	0x2
 
 #define SCIF_WIRE_MSG_SIZE	64
 static_assert(sizeof(struct scif_wire_msg) == SCIF_WIRE_MSG_SIZE);

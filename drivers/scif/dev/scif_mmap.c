@@ -288,7 +288,9 @@ static int scif_mmap_resolve(struct scif_rma_ep *rma, struct scif_mmap *m,
  * Return: 0, or -EINVAL (a private mapping), -EACCES (an access a window
  * forbids, or %PROT_EXEC), -ENXIO (the range is not covered by contiguous
  * complete windows of the peer), -ENOTCONN, -ECONNRESET, -ENODEV, -EBADF,
- * -ENOMEM, -EOPNOTSUPP (the link offers no RMA).
+ * -ENOMEM, -EOPNOTSUPP (the link cannot reach the peer's pages: one
+ * without RMA addressing, such as NTB in translated mode, where RMAs are
+ * staged as messages and there is nothing to map).
  */
 int scif_mmap(scif_epd_t epd, struct vm_area_struct *vma)
 {

@@ -30,17 +30,10 @@ struct scif_sim_pair {
 	bool up;
 };
 
-/**
- * scif_sim_pair_create() - join two instances
- * @a: an instance
- * @b: another instance, with a different node id
- * @max_data: chunk size of the link (small values exercise chunking)
- *
- * Return: the pair, or an ERR_PTR().
- */
-struct scif_sim_pair *scif_sim_pair_create(struct scif_instance *a,
-					   struct scif_instance *b,
-					   size_t max_data)
+static struct scif_sim_pair *__scif_sim_pair_create(struct scif_instance *a,
+						    struct scif_instance *b,
+						    size_t max_data,
+						    bool staged)
 {
 	struct scif_sim_pair *pair;
 	int ret;
@@ -54,6 +47,11 @@ struct scif_sim_pair *scif_sim_pair_create(struct scif_instance *a,
 	pair->b = b;
 	scif_link_queue_init(&pair->to_b, b, a->self, max_data);
 	scif_link_queue_init(&pair->to_a, a, b->self, max_data);
+	if (staged) {
+		/* As a link that cannot reach the peer's memory. */
+		pair->to_b.link.rma_local = false;
+		pair->to_a.link.rma_local = false;
+	}
 	ret = scif_node_add(a, b->self, &pair->to_b.link);
 	if (ret)
 		goto free;
@@ -68,7 +66,45 @@ free:
 	kfree(pair);
 	return ERR_PTR(ret);
 }
+
+/**
+ * scif_sim_pair_create() - join two instances
+ * @a: an instance
+ * @b: another instance, with a different node id
+ * @max_data: chunk size of the link (small values exercise chunking)
+ *
+ * RMA reaches the peer's memory directly (&scif_link.rma_local).
+ *
+ * Return: the pair, or an ERR_PTR().
+ */
+struct scif_sim_pair *scif_sim_pair_create(struct scif_instance *a,
+					   struct scif_instance *b,
+					   size_t max_data)
+{
+	return __scif_sim_pair_create(a, b, max_data, false);
+}
 EXPORT_SYMBOL_IF_KUNIT(scif_sim_pair_create);
+
+/**
+ * scif_sim_pair_create_staged() - join two instances by a link without
+ *				   RMA addressing
+ * @a: an instance
+ * @b: another instance, with a different node id
+ * @max_data: chunk size of the link
+ *
+ * As scif_sim_pair_create(), but the link neither shares nor maps the
+ * peer's memory, as the NTB transport in translated mode: RMAs go by
+ * messages (rma/scif_staged.c), mmap and scif_get_pages() are refused.
+ *
+ * Return: the pair, or an ERR_PTR().
+ */
+struct scif_sim_pair *scif_sim_pair_create_staged(struct scif_instance *a,
+						  struct scif_instance *b,
+						  size_t max_data)
+{
+	return __scif_sim_pair_create(a, b, max_data, true);
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_sim_pair_create_staged);
 
 /**
  * scif_sim_pair_down() - cut the link, as if each node lost the other

@@ -13,6 +13,9 @@ struct scif_sim_pair;
 struct scif_sim_pair *scif_sim_pair_create(struct scif_instance *a,
 					   struct scif_instance *b,
 					   size_t max_data);
+struct scif_sim_pair *scif_sim_pair_create_staged(struct scif_instance *a,
+						  struct scif_instance *b,
+						  size_t max_data);
 void scif_sim_pair_down(struct scif_sim_pair *pair);
 void scif_sim_pair_destroy(struct scif_sim_pair *pair);
 int scif_sim_inject(struct scif_sim_pair *pair, struct scif_instance *to,

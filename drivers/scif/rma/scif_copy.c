@@ -13,6 +13,11 @@
  * map, the peer's through the link, either the CPU mapping of the NTB
  * window or, on loopback and the simulated pair, the direct map as well.
  *
+ * A link that reaches neither way (no &scif_link.peer_mem: the NTB
+ * transport in translated mode) carries the same requests as messages
+ * instead, the owner of the remote window copying on its side
+ * (rma/scif_staged.c).
+ *
  * Every RMA is a &struct scif_rma_req entered in &scif_rma_ep.inflight with
  * a sequence number until it completed; fences compare sequence numbers
  * against the oldest RMA still there (rma/scif_fence.c). The CPU path completes
@@ -52,14 +57,6 @@ static void scif_dma_issue_spans(struct scif_dma_issue *di,
 	while (scif_walk_next(&w, &lpg, &loff, &raddr, &roff, &len))
 		scif_dma_piece(di, page_to_phys(lpg) + loff, raddr + roff,
 			       len);
-}
-
-/* Length of the last (partial) cache line of the source range. */
-static u64 scif_ordered_tail(u64 src, u64 len)
-{
-	u64 line = ALIGN_DOWN(src + len - 1, L1_CACHE_BYTES);
-
-	return src + len - max(line, src);
 }
 
 static void scif_rma_issue(struct scif_rma_ep *rma, struct scif_rma_req *req)
@@ -240,7 +237,7 @@ static void scif_rma_req_init(struct scif_rma_req *req, struct scif_endpt *ep,
 static int __scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 		      s64 roff, int flags, bool to_peer)
 {
-	bool by_cpu = flags & SCIF_RMA_USECPU, dma = false, sync;
+	bool by_cpu = flags & SCIF_RMA_USECPU, dma = false, sync, staged;
 	struct scif_rma_req cpu_req = {}, *req = &cpu_req;
 	struct scif_rma_ep *rma = ep->rma;
 	struct scif_dma_issue di;
@@ -254,16 +251,22 @@ static int __scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 	/* Requests in flight always complete: only a fatal signal ends this. */
 	if (wait_event_killable(rma->wq, scif_rma_room(rma)))
 		return -EINTR;
+	/* A link without RMA addressing: messages (rma/scif_staged.c). */
+	staged = scif_staged_link(ep);
 	/*
 	 * A CPU copy ends before we return, so its request lives on our
-	 * stack: an allocation costs more than a small copy.
+	 * stack: an allocation costs more than a small copy. A staged one
+	 * ends by the peer's answer, which may come after we gave up.
 	 */
-	if (!by_cpu) {
+	if (!by_cpu || staged) {
 		req = kzalloc(sizeof(*req), GFP_KERNEL_ACCOUNT);
 		if (!req)
 			return -ENOMEM;
 	}
-	scif_rma_req_init(req, ep, len, flags, to_peer, !by_cpu);
+	scif_rma_req_init(req, ep, len, flags, to_peer, !by_cpu || staged);
+	/* Staged, the CPU path still ends before the call returns. */
+	if (staged && by_cpu)
+		req->sync = true;
 	if (addr) {
 		ret = scif_span_vaddr(ep, (unsigned long)addr, len,
 				      to_peer ? SCIF_PROT_READ :
@@ -289,6 +292,12 @@ static int __scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 		goto put;
 	kref_get(&ep->ref);
 
+	if (staged) {
+		if (flags & SCIF_RMA_ORDERED)
+			tail = scif_ordered_tail(to_peer ? req->lsp.start :
+						 req->rsp.start, len);
+		return scif_staged_rma(req, tail, req->sync);
+	}
 	ret = scif_peer_mem_lock(ep, &pm);
 	if (!ret) {
 		if (flags & SCIF_RMA_ORDERED)

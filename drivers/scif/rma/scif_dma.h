@@ -13,9 +13,12 @@
 #ifndef SCIF_DMA_H
 #define SCIF_DMA_H
 
+#include <linux/align.h>
 #include <linux/atomic.h>
+#include <linux/cache.h>
 #include <linux/completion.h>
 #include <linux/list.h>
+#include <linux/minmax.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -66,6 +69,12 @@ struct scif_span {
  * @blocks: storage of its descriptors (rma/scif_dma.c), newest first; written
  *	    only by the issuer, freed when the request ends
  * @work: finishes a request without @sync
+ * @tag: staged requests (rma/scif_staged.c): the name of the request on the
+ *	 wire, its index in &scif_rma_ep.staged
+ * @got: staged reads: bytes received so far (under &scif_rma_ep.staged's
+ *	 lock)
+ * @status: staged requests: how the request ended, 0 or a negative errno;
+ *	    written once, by whoever takes it out of &scif_rma_ep.staged
  */
 struct scif_rma_req {
 	struct list_head list;
@@ -83,6 +92,9 @@ struct scif_rma_req {
 	struct list_head failed;
 	struct scif_dma_block *blocks;
 	struct work_struct work;
+	u32 tag;
+	u64 got;
+	int status;
 };
 
 /**
@@ -147,6 +159,9 @@ int scif_span_vaddr(struct scif_endpt *ep, unsigned long addr,
 void scif_cursor_init(struct scif_cursor *c, struct scif_span *sp);
 unsigned long scif_cursor_page(struct scif_cursor *c, size_t *room);
 void scif_cursor_advance(struct scif_cursor *c, size_t n);
+void scif_cursor_seek(struct scif_cursor *c, u64 off);
+int scif_span_get_served(struct scif_rma_ep *rma, u64 first, u64 len,
+			 int prot, struct scif_span *sp);
 void scif_walk_init(struct scif_walk *w, struct scif_span *lsp,
 		    struct scif_span *rsp, u64 from, u64 n);
 bool scif_walk_next(struct scif_walk *w, struct page **lpg,
@@ -160,6 +175,17 @@ void scif_cpu_run(struct scif_peer_mem *pm, const struct scif_dma_run *run,
 
 /* rma/scif_copy.c */
 int scif_rma_req_finish(struct scif_rma_req *req);
+
+/* Length of the last (partial) cache line of the source range. */
+static inline u64 scif_ordered_tail(u64 src, u64 len)
+{
+	u64 line = ALIGN_DOWN(src + len - 1, L1_CACHE_BYTES);
+
+	return src + len - max(line, src);
+}
+
+/* rma/scif_staged.c */
+int scif_staged_rma(struct scif_rma_req *req, u64 tail, bool wait);
 
 /* rma/scif_dma.c */
 int scif_dma_init(void);

@@ -350,6 +350,27 @@ static bool scif_peer_wait_done(const void *arg)
 	return scif_peer_done(m->ep, m->token);
 }
 
+/*
+ * Our RMAs run to completion on their own, but for staged ones, which wait
+ * for the peer's answer: those of a connection that went down meanwhile
+ * (without node loss, which ends them at once) are ended here, checked once
+ * a second, so that the wait cannot outlast the connection.
+ */
+static int scif_wait_self(struct scif_endpt *ep, u32 token)
+{
+	struct scif_rma_ep *rma = ep->rma;
+	long ret;
+
+	for (;;) {
+		ret = wait_event_interruptible_timeout(rma->wq,
+						       scif_self_done(rma, token),
+						       HZ);
+		if (ret)
+			return ret < 0 ? ret : 0;
+		scif_staged_close(ep);
+	}
+}
+
 static int scif_wait(struct scif_endpt *ep, int mark)
 {
 	struct scif_rma_ep *rma = ep->rma;
@@ -358,9 +379,7 @@ static int scif_wait(struct scif_endpt *ep, int mark)
 	long ret;
 
 	if (!(mark & SCIF_MARK_PEER))
-		/* Our RMAs run to completion on their own: no timeout needed. */
-		return wait_event_interruptible(rma->wq,
-						scif_self_done(rma, token));
+		return scif_wait_self(ep, token);
 	if (!scif_peer_token_issued(rma, token))
 		return -EINVAL;
 	/*
@@ -544,6 +563,9 @@ static int scif_poke_span(struct scif_endpt *ep, struct scif_span *sp,
 		return 0;
 	}
 	ret = scif_peer_mem_lock(ep, &pm);
+	if (ret == -EOPNOTSUPP)
+		/* A link without RMA addressing: the owner writes. */
+		return scif_staged_poke(ep, sp->start, val);
 	if (ret)
 		return ret;
 	if (pm.local) {

@@ -129,7 +129,9 @@ static int scif_gp_bind(struct scif_endpt *ep, struct scif_gp *gp, u64 first,
  * Return: 0, or -EINVAL (unaligned or negative @offset, unaligned or zero
  * @len, NULL @pages), -ENXIO (the range is not inside one complete window
  * of the peer), -ENOTCONN, -ECONNRESET, -ENODEV, -EBADF, -ENOMEM, or
- * -EOPNOTSUPP (the link offers no RMA).
+ * -EOPNOTSUPP (the link cannot reach the peer's pages: one without RMA
+ * addressing, such as NTB in translated mode, where RMAs are staged as
+ * messages and no page of the peer is reachable to hand out).
  */
 int scif_get_pages(scif_epd_t epd, off_t offset, size_t len,
 		   struct scif_range **pages)

@@ -84,3 +84,27 @@ int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm)
 	pm->held = NULL;
 	return pm->local || pm->phys ? 0 : -EOPNOTSUPP;
 }
+
+/**
+ * scif_staged_link() - whether RMAs of an endpoint go by messages
+ * @ep: a connected endpoint
+ *
+ * A link that neither shares our memory (loopback, the KUnit pair) nor maps
+ * the peer's (&scif_link.peer_mem) carries RMAs as staged messages
+ * (rma/scif_staged.c); scif_peer_mem_lock() refuses it with -EOPNOTSUPP,
+ * and so do mmap() and scif_get_pages(), which need the peer's pages.
+ *
+ * Return: true for such a link, false otherwise or if the node is gone.
+ */
+bool scif_staged_link(struct scif_endpt *ep)
+{
+	struct scif_instance *si = ep->si;
+	struct scif_node *n;
+	bool staged;
+
+	down_read(&si->nodes_rwsem);
+	n = xa_load(&si->nodes, ep->peer.node);
+	staged = n && !n->link->rma_local && !n->link->peer_mem;
+	up_read(&si->nodes_rwsem);
+	return staged;
+}

@@ -27,6 +27,7 @@ static int scif_win_map(struct scif_endpt *ep, struct scif_window *win)
 	struct scif_instance *si = ep->si;
 	struct scif_node *n;
 	struct device *dev = NULL;
+	bool staged = false;
 	unsigned long i;
 	dma_addr_t a;
 	int ret = 0;
@@ -35,16 +36,21 @@ static int scif_win_map(struct scif_endpt *ep, struct scif_window *win)
 	n = xa_load(&si->nodes, ep->peer.node);
 	if (!n)
 		ret = -ENODEV;
+	else if (!n->link->rma_local && !n->link->peer_mem)
+		staged = true;
 	else if (!n->link->rma_local && n->link->dma_dev)
 		dev = get_device(n->link->dma_dev);
-	else if (!n->link->rma_local && !n->link->peer_mem)
-		ret = -EOPNOTSUPP;
 	up_read(&si->nodes_rwsem);
 	if (ret)
 		return ret;
 	for (i = 0; i < win->nr_pages; i++) {
 		struct page *pg = win->pp->pages[i];
 
+		if (staged) {
+			/* Staged RMA names bytes by offset: no address. */
+			win->addrs[i] = 0;
+			continue;
+		}
 		if (!dev) {
 			win->addrs[i] = page_to_phys(pg);
 			continue;
@@ -406,6 +412,10 @@ void scif_rma_drop_all(struct scif_endpt *ep, bool local)
 /* RMA_CLOSE from the peer, or our close: finish with the peer's windows. */
 void scif_rma_peer_drain(struct scif_endpt *ep)
 {
-	scif_rma_drain(ep, SCIF_RMA_PEER_TIMEOUT);
+	if (scif_rma_drain(ep, SCIF_RMA_PEER_TIMEOUT)) {
+		/* Staged RMAs the peer never answered end here. */
+		scif_staged_abort(ep, -ECONNRESET);
+		scif_rma_drain(ep, SCIF_RMA_PEER_TIMEOUT);
+	}
 	scif_rma_drop_all(ep, false);
 }

@@ -159,6 +159,9 @@ static bool scif_rma_addr_ok(struct scif_instance *si, u16 node, u64 a)
 	else if (n && n->link->peer_mem)
 		ok = a < n->link->peer_mem_size &&
 		     n->link->peer_mem_size - a >= PAGE_SIZE;
+	else if (n)
+		/* Staged RMA (rma/scif_staged.c) never uses the address. */
+		ok = true;
 	up_read(&si->nodes_rwsem);
 	return ok;
 }
@@ -338,16 +341,17 @@ int scif_handle_rma(struct scif_instance *si, u16 node,
 {
 	u32 arg = le32_to_cpu(msg->arg);
 	struct scif_endpt *ep;
-	bool from_peer, closed;
+	bool from_peer, closed, staged;
 	int ret;
 
 	if (!msg->src_ep || !msg->dst_ep)
 		return -EPROTO;
+	staged = msg->type >= SCIF_MSG_RMA_PUT && msg->type <= SCIF_MSG_RMA_DONE;
 	if (len && msg->type != SCIF_MSG_REG_OPEN &&
-	    msg->type != SCIF_MSG_REG_PAGES)
+	    msg->type != SCIF_MSG_REG_PAGES && !staged)
 		return -EPROTO;
 	if (msg->seq && msg->type != SCIF_MSG_REG_PAGES &&
-	    msg->type != SCIF_MSG_REG_ACK)
+	    msg->type != SCIF_MSG_REG_ACK && !staged)
 		return -EPROTO;
 	ep = scif_ep_lookup(si, le64_to_cpu(msg->dst_ep));
 	if (!ep)
@@ -394,6 +398,12 @@ int scif_handle_rma(struct scif_instance *si, u16 node,
 		break;
 	case SCIF_MSG_FENCE_DONE:
 		ret = scif_fence_peer_done(ep, arg);
+		break;
+	case SCIF_MSG_RMA_PUT:
+	case SCIF_MSG_RMA_GET:
+	case SCIF_MSG_RMA_DATA:
+	case SCIF_MSG_RMA_DONE:
+		ret = scif_staged_rx(ep, msg, data, len);
 		break;
 	}
 out:

@@ -78,6 +78,15 @@ int scif_rma_send(struct scif_endpt *ep, u8 type, u32 arg, u32 seq,
 int scif_peer_mem_lock(struct scif_endpt *ep, struct scif_peer_mem *pm);
 void scif_peer_mem_unlock(struct scif_endpt *ep);
 int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm);
+bool scif_staged_link(struct scif_endpt *ep);
+
+/* rma/scif_staged.c: RMA by messages, for links without RMA addressing */
+int scif_staged_rx(struct scif_endpt *ep, const struct scif_wire_msg *msg,
+		   const void *data, size_t len);
+void scif_staged_abort(struct scif_endpt *ep, int err);
+void scif_staged_close(struct scif_endpt *ep);
+void scif_staged_node_lost(struct scif_instance *si, u16 node);
+int scif_staged_poke(struct scif_endpt *ep, u64 roff, u64 val);
 
 /* rma/scif_copy.c */
 int scif_rma_drain(struct scif_endpt *ep, long timeout);

@@ -7,7 +7,8 @@
  * &struct scif_rma_ep from scif_rma_ep_init() when it is opened; closing it
  * runs the unregister handshake with the peer (scif_rma_ep_close()); the
  * last reference frees it. Messages of the registration and fence protocol
- * reach scif_handle_rma() (rma/scif_reg_msg.c).
+ * reach scif_handle_rma() (rma/scif_reg_msg.c); node loss ends the staged
+ * RMAs towards the node (rma/scif_staged.c).
  */
 #include <kunit/visibility.h>
 #include <linux/moduleparam.h>
@@ -42,6 +43,7 @@ static int scif_rma_ep_init(struct scif_endpt *ep)
 	INIT_LIST_HEAD(&rma->inflight);
 	INIT_LIST_HEAD(&rma->peer_marks);
 	xa_init(&rma->my_marks);
+	xa_init_flags(&rma->staged, XA_FLAGS_ALLOC1);
 	init_waitqueue_head(&rma->wq);
 	ep->rma = rma;
 	return 0;
@@ -116,6 +118,10 @@ static void scif_rma_ep_close(struct scif_endpt *ep)
 	wake_up_all(&ep->wq);
 	scif_get_pages_ep_close(ep);
 
+	scif_staged_close(ep);
+	scif_rma_drain(ep, SCIF_RMA_PEER_TIMEOUT);
+	/* Staged RMAs a live peer never answered: end them now. */
+	scif_staged_abort(ep, -ECONNRESET);
 	scif_rma_drain(ep, SCIF_RMA_PEER_TIMEOUT);
 	scif_pincache_destroy(rma);
 	if (handshake &&
@@ -149,6 +155,8 @@ static void scif_rma_ep_release(struct scif_endpt *ep)
 	if (!rma)
 		return;
 	WARN_ON(!list_empty(&rma->inflight));
+	WARN_ON(!xa_empty(&rma->staged));
+	xa_destroy(&rma->staged);
 	scif_fence_release(rma);
 	xa_destroy(&rma->wins);
 	xa_destroy(&rma->rwins);
@@ -193,5 +201,6 @@ const struct scif_layer scif_rma_layer = {
 	.ep_init = scif_rma_ep_init,
 	.ep_close = scif_rma_ep_close,
 	.ep_release = scif_rma_ep_release,
+	.node_lost = scif_staged_node_lost,
 	.rx = scif_handle_rma,
 };

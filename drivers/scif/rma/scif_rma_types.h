@@ -21,11 +21,17 @@
  *    lock is dropped. The final put frees in process context only.
  *  - @ilock (spinlock, may be taken from DMA completion callbacks) protects
  *    the list of RMAs in flight and the fence sequence numbers.
+ *  - @staged (an xarray, its own spinlock) holds the staged requests that
+ *    wait for the peer, by tag; a request leaves it exactly once (answer,
+ *    failure or abort), under that lock, and whoever takes it out drops the
+ *    request's pending count for the answer. Received bytes are copied into
+ *    a request under that lock, so it cannot end meanwhile.
  * See Documentation/scif-rma.rst.
  */
 #ifndef SCIF_RMA_TYPES_H
 #define SCIF_RMA_TYPES_H
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/dma-direction.h>
 #include <linux/jiffies.h>
@@ -201,6 +207,13 @@ static inline u64 scif_win_end(const struct scif_window *win)
  * @close_work: carries out the peer's RMA_CLOSE
  * @pcache: pinned-page cache of the v* calls (rma/scif_pincache.c), created on
  *	    first use and detached by scif_pincache_destroy(), under @lock
+ * @staged: staged RMAs (rma/scif_staged.c) waiting for the peer's answer,
+ *	    by tag; see the top of this file
+ * @staged_next: next tag to try, under @staged's lock; tags below it were
+ *		 handed out (until @staged_wrapped)
+ * @staged_wrapped: the tags wrapped at least once: an unknown tag may be a
+ *		    late answer to a request long gone
+ * @nr_serving: RMA_GET requests of the peer being served (atomic)
  */
 struct scif_rma_ep {
 	struct scif_endpt *ep;
@@ -226,6 +239,10 @@ struct scif_rma_ep {
 	wait_queue_head_t wq;
 	struct work_struct close_work;
 	struct scif_pincache *pcache;
+	struct xarray staged;
+	u32 staged_next;
+	bool staged_wrapped;
+	atomic_t nr_serving;
 };
 
 #endif /* SCIF_RMA_TYPES_H */

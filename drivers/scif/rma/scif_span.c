@@ -5,6 +5,7 @@
  * the pages of two spans side by side (each piece within one page on both
  * sides), for the CPU copy, the DMA path and the fence signal's write.
  */
+#include <kunit/visibility.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 
@@ -23,22 +24,21 @@ void scif_span_put(struct scif_span *sp)
 	sp->wins = NULL;
 	sp->nr = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_span_put);
 
-static bool scif_win_usable(struct scif_window *win)
+static bool scif_win_usable(struct scif_window *win, bool served)
 {
-	return win->remote ? win->nr_recv == win->nr_pages :
-			     win->state == SCIF_WIN_ACTIVE;
+	if (win->remote)
+		return win->nr_recv == win->nr_pages;
+	if (served)
+		return (win->state == SCIF_WIN_ACTIVE ||
+			win->state == SCIF_WIN_UNREGISTERING) && !win->reg_err;
+	return win->state == SCIF_WIN_ACTIVE;
 }
 
-/*
- * Resolve [@first, @first + @len) of the peer's (@remote) or our windows
- * of @rma to windows allowing @prot.
- * Called with rma->lock held. -ENXIO for a hole, a window not (or no
- * longer) usable, or an offset past the space; -EACCES for a window that
- * forbids the access.
- */
-int scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first, u64 len,
-		  int prot, struct scif_span *sp)
+static int __scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first,
+			   u64 len, int prot, bool served,
+			   struct scif_span *sp)
 {
 	struct maple_tree *mt = remote ? &rma->remote : &rma->local;
 	u64 last = first + len - 1, pos;
@@ -52,7 +52,7 @@ int scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first, u64 len,
 	sp->wins = NULL;
 	for (pos = first; pos <= last; pos = scif_win_end(win)) {
 		win = scif_wtree_find(mt, pos);
-		if (!win || !scif_win_usable(win))
+		if (!win || !scif_win_usable(win, served))
 			return -ENXIO;
 		if ((win->prot & prot) != prot)
 			return -EACCES;
@@ -70,6 +70,42 @@ int scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first, u64 len,
 		sp->wins[sp->nr++] = win;
 	}
 	return 0;
+}
+
+/*
+ * Resolve [@first, @first + @len) of the peer's (@remote) or our windows
+ * of @rma to windows allowing @prot.
+ * Called with rma->lock held. -ENXIO for a hole, a window not (or no
+ * longer) usable, or an offset past the space; -EACCES for a window that
+ * forbids the access.
+ */
+int scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first, u64 len,
+		  int prot, struct scif_span *sp)
+{
+	return __scif_span_get(rma, remote, first, len, prot, false, sp);
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_span_get);
+
+/**
+ * scif_span_get_served() - resolve a range of our windows for the peer
+ * @rma: our RMA state; @rma->lock is held
+ * @first: first byte of the range
+ * @len: its length, at least 1, not wrapping
+ * @prot: the access the peer asks for
+ * @sp: filled in, with a reference on every window
+ *
+ * As scif_span_get() on our windows, for a staged RMA the peer asks us to
+ * carry out: the peer may go on using a window we unregistered until it
+ * answered with UNREG_ACK, so an UNREGISTERING window (one the peer did
+ * accept) is served as an ACTIVE one, as the direct path lets the peer
+ * write it.
+ *
+ * Return: 0, -ENXIO, -EACCES or -ENOMEM, as scif_span_get().
+ */
+int scif_span_get_served(struct scif_rma_ep *rma, u64 first, u64 len,
+			 int prot, struct scif_span *sp)
+{
+	return __scif_span_get(rma, false, first, len, prot, true, sp);
 }
 
 /*
@@ -136,8 +172,12 @@ void scif_cursor_advance(struct scif_cursor *c, size_t n)
 		c->i++;
 }
 
-/* Move a cursor to byte @off of its span. */
-static void scif_cursor_seek(struct scif_cursor *c, u64 off)
+/**
+ * scif_cursor_seek() - move a cursor to a byte of its span
+ * @c: the cursor, initialised on its span
+ * @off: the byte, counted from the span's start; within the span
+ */
+void scif_cursor_seek(struct scif_cursor *c, u64 off)
 {
 	c->pos = c->sp->start + off;
 	c->i = 0;
