@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# RMA between two nodes over the emulated NTB: random readfrom/writeto/
-# vreadfrom/vwriteto over spans of windows with every flag combination,
-# checked against shadow copies on both nodes; fences and signals across the
-# nodes; ENXIO/EACCES/ECONNRESET from a real peer; RLIMIT_MEMLOCK on both.
-# swdma gives RMAs without SCIF_RMA_USECPU a DMA engine (when scif uses one).
+# RMA between two nodes over the emulated NTB, in both window modes (direct
+# through the window, then staged by messages on translated 2 x 16 MiB
+# windows): random readfrom/writeto/vreadfrom/vwriteto over spans of windows
+# with every flag combination, checked against shadow copies on both nodes;
+# fences and signals across the nodes; ENXIO/EACCES/ECONNRESET from a real
+# peer; RLIMIT_MEMLOCK on both. Translated, mmap() of the peer's windows
+# must fail with EOPNOTSUPP. swdma gives RMAs without SCIF_RMA_USECPU a DMA
+# engine (when scif uses one).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/scif_ntb_rma.sh" <<'GUEST'
 set -e
-scif-ntb-test nodes 2 60
 if [ "$SCIF_NODE_INDEX" = 0 ]; then
 	scif-rma-ntb-test server 4000
+	if [ "$SCIF_MODE" = xlat ]; then
+		scif-mmap-test unmappable-server 4100
+	fi
 else
 	scif-rma-ntb-test client 0 4000 300
+	if [ "$SCIF_MODE" = xlat ]; then
+		scif-mmap-test unmappable-client 0 4100
+	fi
 fi
 # For the log: the swdma channels scif took for RMA (in_use 1).
 for c in /sys/class/dma/*; do
@@ -22,6 +30,7 @@ for c in /sys/class/dma/*; do
 done
 true
 GUEST
-"$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 420 \
-	--modules "swdma ntb_ivshmem scif scif_ntb" \
-	--copy "$tmp/scif_ntb_rma.sh" -- sh ./scif_ntb_rma.sh
+"$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 700 \
+	--ntb-winmem 32 --modules "swdma scif" \
+	--copy "$top/tests/e2e/guest/scif_modes.sh" \
+	--copy "$tmp/scif_ntb_rma.sh" -- sh ./scif_modes.sh sh ./scif_ntb_rma.sh

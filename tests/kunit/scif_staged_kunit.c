@@ -429,7 +429,7 @@ static void st_hostile_answers(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, completion_done(&req->done));
 	st_data(test, req->tag, 41, 0x22);
 	KUNIT_EXPECT_TRUE(test, completion_done(&req->done));
-	KUNIT_EXPECT_EQ(test, req->status, -EIO);
+	KUNIT_EXPECT_EQ(test, req->status, -ECONNRESET);
 	KUNIT_EXPECT_EQ(test, ctx->cbuf[60], 0);
 	/* Its late DONE and bytes are dropped quietly, not applied. */
 	d0 = st_drops(ctx->n.a, 1);
@@ -444,13 +444,13 @@ static void st_hostile_answers(struct kunit *test)
 	st_data(test, req->tag, 50, 0x31);
 	st_hostile(test, SCIF_MSG_RMA_DONE, 0, req->tag, NULL, 0);
 	KUNIT_EXPECT_TRUE(test, completion_done(&req->done));
-	KUNIT_EXPECT_EQ(test, req->status, -EIO);
+	KUNIT_EXPECT_EQ(test, req->status, -ECONNRESET);
 	st_fake_free(req);
 
 	/* An errno out of range is a lie as well; a real one is passed on. */
 	req = st_fake_get(test, ctx, 100);
 	st_hostile(test, SCIF_MSG_RMA_DONE, 0x10000, req->tag, NULL, 0);
-	KUNIT_EXPECT_EQ(test, req->status, -EIO);
+	KUNIT_EXPECT_EQ(test, req->status, -ECONNRESET);
 	st_fake_free(req);
 	req = st_fake_get(test, ctx, 100);
 	st_hostile(test, SCIF_MSG_RMA_DONE, EACCES, req->tag, NULL, 0);

@@ -237,7 +237,7 @@ static void scif_ntb_up(struct scif_ntb_peer *p, const struct scif_ntb_hello *h)
 	WRITE_ONCE(p->state, SCIF_NTB_UP);
 	dev_info(scif_ntb_dev(p), "SCIF node %u up through port %d (%s, %s)\n",
 		 p->node, p->port, p->db_peer ? "doorbell" : "polled",
-		 p->link.peer_mem ? "direct" : "translated, no RMA");
+		 p->link.peer_mem ? "direct" : "translated, staged RMA");
 	scif_ntb_kick(p);
 }
 

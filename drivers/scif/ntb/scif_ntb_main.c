@@ -39,7 +39,7 @@ MODULE_PARM_DESC(ep_ring_kb, "Receive ring of each endpoint connected across the
 
 bool scif_ntb_allow_flat = true;
 module_param_named(allow_flat, scif_ntb_allow_flat, bool, 0644);
-MODULE_PARM_DESC(allow_flat, "Open our inbound window flat over all of this host's memory when no IOMMU is in between (default Y; N: translated onto the ring alone, without RMA, or refuse the link)");
+MODULE_PARM_DESC(allow_flat, "Open our inbound window flat over all of this host's memory when no IOMMU is in between (default Y; N: translated onto the ring alone, RMA staged by messages, or refuse the link)");
 
 bool scif_ntb_rx_local = true;
 module_param_named(rx_local, scif_ntb_rx_local, bool, 0644);

@@ -15,8 +15,9 @@
  *
  * Direct mode needs the window to cover all of RAM (or an IOMMU that
  * confines it), and allow_flat=Y when there is no IOMMU; otherwise the
- * translated mode is used. A link offers RMA only when both sides are
- * direct (Documentation/scif-ntb.rst, "Window modes").
+ * translated mode is used. RMA reaches the peer's memory only when both
+ * sides are direct; otherwise the core stages it through messages
+ * (Documentation/scif-ntb.rst, "Window modes").
  *
  * Outbound, the window to the peer is mapped once the peer has announced
  * its ring: on some NTBs (the emulation among them) where the window lands

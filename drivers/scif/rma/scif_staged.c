@@ -114,7 +114,7 @@ static int scif_staged_errno(u32 err)
 	case EAGAIN:
 		return -ENOMEM;
 	default:
-		return -EIO;
+		return -ECONNRESET;
 	}
 }
 
@@ -250,8 +250,8 @@ static int scif_staged_wait(struct scif_rma_req *req)
  * Process context, no locks held. Sends may wait for room in the link.
  *
  * Return: 0, or the request's error (-ENXIO, -EACCES, -ENOMEM from the
- * owner; -ECONNRESET, -ENODEV, -EINTR, -EIO for a peer that broke the
- * protocol). Without @wait, only errors of the issue are reported; the
+ * owner; -ECONNRESET, also for a peer that broke the protocol; -ENODEV,
+ * -EINTR). Without @wait, only errors of the issue are reported; the
  * request completes later, before any fence that covers it.
  */
 int scif_staged_rma(struct scif_rma_req *req, u64 tail, bool wait)
@@ -566,7 +566,7 @@ static int scif_staged_rx_data(struct scif_endpt *ep, u32 tag,
 	if (req && (req->to_peer || !len || len > req->len - req->got)) {
 		/* More than asked for, or for a write: end it, refused. */
 		__xa_erase(&rma->staged, tag);
-		req->status = -EIO;
+		req->status = -ECONNRESET;
 		lie = true;
 	} else if (req) {
 		scif_staged_copy(&req->lsp, req->got, (void *)data, len, true);
@@ -596,7 +596,7 @@ static int scif_staged_rx_done(struct scif_endpt *ep, u32 tag, u32 err)
 		/* A get answered short, or an errno out of range: a lie. */
 		if (err > MAX_ERRNO ||
 		    (!err && !req->to_peer && req->got != req->len)) {
-			req->status = -EIO;
+			req->status = -ECONNRESET;
 			ret = -EPROTO;
 		}
 	}

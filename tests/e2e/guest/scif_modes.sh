@@ -2,8 +2,9 @@
 # Run one SCIF-over-NTB guest test in both window modes of the emulated
 # NTB, in one boot: direct (one flat window over the peer's RAM), then
 # translated (2 windows of 16 MiB per peer, SCIF's rings through window 0,
-# no RMA). The cluster must reserve window memory for the translated
-# windows' homes (--ntb-winmem, 32 MiB per peer) and load at most scif.
+# RMA staged by messages). The cluster must reserve window memory for the
+# translated windows' homes (--ntb-winmem, 32 MiB per peer) and load at
+# most scif.
 #
 # sh ./scif_modes.sh CMD...: for each mode, load ntb_ivshmem and scif_ntb
 # in it, wait for every node, check the mode the links came up in, run CMD
