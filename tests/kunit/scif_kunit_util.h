@@ -12,7 +12,9 @@
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/scif.h>
+#include <linux/random.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 
 #include "core/scif_core.h"
 #include "core/scif_endpt.h"
@@ -229,6 +231,122 @@ static inline off_t scif_kt_reg(scif_epd_t ep, void *addr, size_t pages,
 {
 	return scif_register(ep, addr, pages * PAGE_SIZE, off, prot,
 			     flags | SCIF_MAP_KERNEL);
+}
+
+/* Windows of 1..4 pages back to back over @pages pages of @buf at @off. */
+static inline void scif_kt_reg_run(struct kunit *test, scif_epd_t ep, u8 *buf,
+				   unsigned int pages, off_t off, int prot)
+{
+	unsigned int done = 0, n;
+
+	while (done < pages) {
+		n = min(1 + done % 4, pages - done);
+		KUNIT_ASSERT_EQ(test, scif_kt_reg(ep, buf + done * PAGE_SIZE, n,
+						  off + done * PAGE_SIZE, prot,
+						  SCIF_MAP_FIXED),
+				off + (off_t)done * PAGE_SIZE);
+		done += n;
+	}
+}
+
+/*
+ * Without %SCIF_RMA_SYNC an RMA may still be running (on a DMA engine, or
+ * waiting for a staged answer) when the call returns: a fence waits for it.
+ */
+static inline void scif_kt_rma_complete(struct kunit *test, scif_epd_t ep,
+					int flags)
+{
+	int mark;
+
+	if (flags & SCIF_RMA_SYNC)
+		return;
+	KUNIT_ASSERT_EQ(test, scif_fence_mark(ep, SCIF_FENCE_INIT_SELF, &mark),
+			0);
+	KUNIT_ASSERT_EQ(test, scif_fence_wait(ep, mark), 0);
+}
+
+/**
+ * scif_kt_rma_random() - random RMAs between two connected endpoints,
+ *	each checked against the memory it must have copied
+ * @test: the test
+ * @c: one endpoint; @cbuf (@pages pages) is registered as its windows
+ * @s: its peer; @sbuf likewise
+ * @cbuf: @c's memory
+ * @sbuf: @s's memory
+ * @pages: pages of each buffer
+ * @iters: RMAs to issue
+ * @v_cache: let the v* calls use %SCIF_RMA_USECACHE
+ *
+ * Each RMA is one of scif_writeto() and scif_readfrom() by @c, or
+ * scif_vwriteto() and scif_vreadfrom() by @s on a vmalloc() buffer, with
+ * random offsets, length and flags.
+ */
+static inline void scif_kt_rma_random(struct kunit *test, scif_epd_t c,
+				      scif_epd_t s, u8 *cbuf, u8 *sbuf,
+				      unsigned int pages, int iters,
+				      bool v_cache)
+{
+	const int rw = SCIF_PROT_READ | SCIF_PROT_WRITE;
+	size_t size = (size_t)pages * PAGE_SIZE;
+	off_t lbase = 0x100000, rbase = 0x7000000;
+	u8 *v = vmalloc(size), *dst, *src;
+	int i, flags, ret;
+	scif_epd_t ep;
+
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	scif_kt_reg_run(test, c, cbuf, pages, lbase, rw);
+	scif_kt_reg_run(test, s, sbuf, pages, rbase, rw);
+	for (i = 0; i < iters; i++) {
+		size_t len = 1 + get_random_u32_below(size);
+		size_t lo = get_random_u32_below(size - len + 1);
+		size_t ro = get_random_u32_below(size - len + 1);
+		int op = get_random_u32_below(4);
+
+		flags = get_random_u32_below(16);
+		if (op < 2 || !v_cache)
+			flags &= ~SCIF_RMA_USECACHE;
+		get_random_bytes(cbuf, size);
+		get_random_bytes(sbuf, size);
+		get_random_bytes(v, size);
+		/* Each case: the call, then where the data must now agree. */
+		switch (op) {
+		case 0:
+			ep = c;
+			ret = scif_writeto(c, lbase + lo, len, rbase + ro,
+					   flags);
+			dst = sbuf + ro;
+			src = cbuf + lo;
+			break;
+		case 1:
+			ep = c;
+			ret = scif_readfrom(c, lbase + lo, len, rbase + ro,
+					    flags);
+			dst = cbuf + lo;
+			src = sbuf + ro;
+			break;
+		case 2:
+			ep = s;
+			ret = scif_vwriteto(s, v + lo, len, lbase + ro, flags);
+			dst = cbuf + ro;
+			src = v + lo;
+			break;
+		default:
+			ep = s;
+			ret = scif_vreadfrom(s, v + lo, len, lbase + ro, flags);
+			dst = v + lo;
+			src = cbuf + ro;
+			break;
+		}
+		if (!ret)
+			scif_kt_rma_complete(test, ep, flags);
+		if (ret || memcmp(dst, src, len)) {
+			vfree(v);
+			KUNIT_FAIL_AND_ABORT(test, "RMA %d, flags %#x, %zu bytes: %s (%d)",
+					     op, flags, len, ret ? "failed" :
+					     "data differ", ret);
+		}
+	}
+	vfree(v);
 }
 
 /* How many endpoints @si holds, in any state. */

@@ -137,91 +137,12 @@ static void rma_register_errors(struct kunit *test)
 }
 
 /* Windows of 1..4 pages back to back, over @pages pages of @buf at @off. */
-static void reg_run(struct kunit *test, scif_epd_t ep, u8 *buf, off_t off,
-		    int prot)
-{
-	unsigned int done = 0, n;
-
-	while (done < RMA_PAGES) {
-		n = min(1 + done % 4, RMA_PAGES - done);
-		KUNIT_ASSERT_EQ(test, scif_kt_reg(ep, buf + done * PAGE_SIZE, n,
-						  off + done * PAGE_SIZE, prot, FIX),
-				off + (off_t)done * PAGE_SIZE);
-		done += n;
-	}
-}
-
-/*
- * Without SCIF_RMA_SYNC an RMA may still be running on a DMA engine when
- * the call returns: a fence waits for it.
- */
-static void complete_rmas(struct kunit *test, scif_epd_t ep, int flags)
-{
-	int mark;
-
-	if (flags & SCIF_RMA_SYNC)
-		return;
-	KUNIT_ASSERT_EQ(test, scif_fence_mark(ep, SCIF_FENCE_INIT_SELF, &mark),
-			0);
-	KUNIT_ASSERT_EQ(test, scif_fence_wait(ep, mark), 0);
-}
-
 static void rma_random_copies(struct kunit *test)
 {
 	struct rma_ctx *ctx = test->priv;
-	scif_epd_t c = ctx->n.c, s = ctx->n.s, ep;
-	size_t size = RMA_PAGES * PAGE_SIZE;
-	off_t lbase = 0x100000, rbase = 0x7000000;
-	u8 *v = vmalloc(size), *dst, *src;
-	int i, flags, ret;
 
-	KUNIT_ASSERT_NOT_NULL(test, v);
-	reg_run(test, c, ctx->cbuf, lbase, RW);
-	reg_run(test, s, ctx->sbuf, rbase, RW);
-	for (i = 0; i < 400; i++) {
-		size_t len = 1 + get_random_u32_below(size);
-		size_t lo = get_random_u32_below(size - len + 1);
-		size_t ro = get_random_u32_below(size - len + 1);
-		int op = get_random_u32_below(4);
-
-		flags = get_random_u32_below(16) & ~SCIF_RMA_USECACHE;
-		get_random_bytes(ctx->cbuf, size);
-		get_random_bytes(ctx->sbuf, size);
-		get_random_bytes(v, size);
-		/* Each case: the call, then where the data must now agree. */
-		switch (op) {
-		case 0:
-			ep = c;
-			ret = scif_writeto(c, lbase + lo, len, rbase + ro,
-					   flags);
-			dst = ctx->sbuf + ro;
-			src = ctx->cbuf + lo;
-			break;
-		case 1:
-			ep = c;
-			ret = scif_readfrom(c, lbase + lo, len, rbase + ro,
-					    flags);
-			dst = ctx->cbuf + lo;
-			src = ctx->sbuf + ro;
-			break;
-		case 2:
-			ep = s;
-			ret = scif_vwriteto(s, v + lo, len, lbase + ro, flags);
-			dst = ctx->cbuf + ro;
-			src = v + lo;
-			break;
-		default:
-			ep = s;
-			ret = scif_vreadfrom(s, v + lo, len, lbase + ro, flags);
-			dst = v + lo;
-			src = ctx->cbuf + ro;
-			break;
-		}
-		KUNIT_ASSERT_EQ(test, ret, 0);
-		complete_rmas(test, ep, flags);
-		KUNIT_ASSERT_EQ(test, memcmp(dst, src, len), 0);
-	}
-	vfree(v);
+	scif_kt_rma_random(test, ctx->n.c, ctx->n.s, ctx->cbuf, ctx->sbuf,
+			   RMA_PAGES, 400, false);
 }
 
 static void rma_copy_errors(struct kunit *test)

@@ -73,93 +73,16 @@ static void st_exit(struct kunit *test)
 	vfree(ctx->sbuf);
 }
 
-/* Windows of 1..4 pages back to back over @ST_PAGES pages of @buf. */
-static void st_reg_run(struct kunit *test, scif_epd_t ep, u8 *buf, off_t off,
-		       int prot)
-{
-	unsigned int done = 0, n;
-
-	while (done < ST_PAGES) {
-		n = min(1 + done % 4, ST_PAGES - done);
-		KUNIT_ASSERT_EQ(test, scif_kt_reg(ep, buf + done * PAGE_SIZE, n,
-						  off + done * PAGE_SIZE, prot,
-						  FIX),
-				off + (off_t)done * PAGE_SIZE);
-		done += n;
-	}
-}
-
-static void st_complete(struct kunit *test, scif_epd_t ep, int flags)
-{
-	int mark;
-
-	if (flags & (SCIF_RMA_SYNC | SCIF_RMA_USECPU))
-		return;
-	KUNIT_ASSERT_EQ(test, scif_fence_mark(ep, SCIF_FENCE_INIT_SELF, &mark),
-			0);
-	KUNIT_ASSERT_EQ(test, scif_fence_wait(ep, mark), 0);
-}
-
 static void st_random_copies(struct kunit *test)
 {
 	struct st_ctx *ctx = test->priv;
-	scif_epd_t c = ctx->n.c, s = ctx->n.s, ep;
-	size_t size = ST_PAGES * PAGE_SIZE;
-	off_t lbase = 0x100000, rbase = 0x7000000;
-	u8 *v = vmalloc(size), *dst, *src;
-	int i, flags, ret;
+	scif_epd_t c = ctx->n.c, s = ctx->n.s;
 
-	KUNIT_ASSERT_NOT_NULL(test, v);
-	st_reg_run(test, c, ctx->cbuf, lbase, RW);
-	st_reg_run(test, s, ctx->sbuf, rbase, RW);
-	for (i = 0; i < 200; i++) {
-		size_t len = 1 + get_random_u32_below(size);
-		size_t lo = get_random_u32_below(size - len + 1);
-		size_t ro = get_random_u32_below(size - len + 1);
-		int op = get_random_u32_below(4);
-
-		flags = get_random_u32_below(16);
-		if (op < 2)
-			flags &= ~SCIF_RMA_USECACHE;
-		get_random_bytes(ctx->cbuf, size);
-		get_random_bytes(ctx->sbuf, size);
-		get_random_bytes(v, size);
-		switch (op) {
-		case 0:
-			ep = c;
-			ret = scif_writeto(c, lbase + lo, len, rbase + ro,
-					   flags);
-			dst = ctx->sbuf + ro;
-			src = ctx->cbuf + lo;
-			break;
-		case 1:
-			ep = c;
-			ret = scif_readfrom(c, lbase + lo, len, rbase + ro,
-					    flags);
-			dst = ctx->cbuf + lo;
-			src = ctx->sbuf + ro;
-			break;
-		case 2:
-			ep = s;
-			ret = scif_vwriteto(s, v + lo, len, lbase + ro, flags);
-			dst = ctx->cbuf + ro;
-			src = v + lo;
-			break;
-		default:
-			ep = s;
-			ret = scif_vreadfrom(s, v + lo, len, lbase + ro, flags);
-			dst = v + lo;
-			src = ctx->cbuf + ro;
-			break;
-		}
-		KUNIT_ASSERT_EQ(test, ret, 0);
-		st_complete(test, ep, flags);
-		KUNIT_ASSERT_EQ(test, memcmp(dst, src, len), 0);
-	}
+	scif_kt_rma_random(test, c, s, ctx->cbuf, ctx->sbuf, ST_PAGES, 200,
+			   true);
 	/* Nothing is left waiting for an answer. */
 	KUNIT_EXPECT_TRUE(test, xa_empty(&c->rma->staged));
 	KUNIT_EXPECT_TRUE(test, xa_empty(&s->rma->staged));
-	vfree(v);
 }
 
 static void st_copy_errors(struct kunit *test)

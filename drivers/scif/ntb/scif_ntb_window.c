@@ -301,6 +301,8 @@ void scif_ntb_windows_free(struct scif_ntb_peer *p)
 /**
  * scif_ntb_peer_has_window() - whether the NTB gives @p an outbound window
  * @p: the peer
+ *
+ * Return: true if ntb_peer_mw_count() leaves a window for @p's port.
  */
 bool scif_ntb_peer_has_window(struct scif_ntb_peer *p)
 {
