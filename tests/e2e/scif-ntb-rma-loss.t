@@ -10,6 +10,12 @@ trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/scif_ntb_rma_loss.sh" <<'GUEST'
 set -e
 scif-ntb-test nodes 2 60
+# Run translated (scif-ntb-rma-loss-xlat.t): the link must say so.
+if [ "${SCIF_NTB_MW:-0}" != 0 ]; then
+	dmesg | grep -q 'up through port.*translated' ||
+		{ echo "FAIL: the link did not come up translated"; exit 1; }
+	echo "node $SCIF_NODE_INDEX: translated mode"
+fi
 if [ "$SCIF_NODE_INDEX" = 0 ]; then
 	scif-rma-ntb-test loss-victim 4100
 else

@@ -122,16 +122,22 @@ static void st_copy_errors(struct kunit *test)
 			-ENXIO);
 }
 
-static bool st_landed(u64 *p, u64 val)
+/* Have the pair deliver until @val is at @p, for up to 10 s. */
+static void st_wait_landed(struct st_ctx *ctx, u64 *p, u64 val)
 {
-	return READ_ONCE(*p) == val;
+	int i;
+
+	for (i = 0; i < 500 && READ_ONCE(*p) != val; i++) {
+		scif_sim_settle(ctx->n.pair);
+		msleep(20);
+	}
 }
 
 static void st_fences(struct kunit *test)
 {
 	struct st_ctx *ctx = test->priv;
 	u64 *sv = (u64 *)ctx->sbuf;
-	int mark, i;
+	int mark;
 
 	KUNIT_ASSERT_EQ(test, scif_kt_reg(ctx->n.c, ctx->cbuf, 4, 0, RW, FIX),
 			0);
@@ -153,18 +159,12 @@ static void st_fences(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->n.c, 0, 0, 16, 0x3344,
 						SCIF_FENCE_INIT_SELF |
 						SCIF_SIGNAL_REMOTE), 0);
-	for (i = 0; i < 500 && !st_landed(&sv[2], 0x3344); i++) {
-		scif_sim_settle(ctx->n.pair);
-		msleep(20);
-	}
+	st_wait_landed(ctx, &sv[2], 0x3344);
 	KUNIT_EXPECT_EQ(test, sv[2], 0x3344ULL);
 	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->n.c, 0, 0, 24, 0x55,
 						SCIF_FENCE_INIT_PEER |
 						SCIF_SIGNAL_REMOTE), 0);
-	for (i = 0; i < 500 && !st_landed(&sv[3], 0x55); i++) {
-		scif_sim_settle(ctx->n.pair);
-		msleep(20);
-	}
+	st_wait_landed(ctx, &sv[3], 0x55);
 	KUNIT_EXPECT_EQ(test, sv[3], 0x55ULL);
 	/* The remote write checks the peer's window as the direct one does. */
 	KUNIT_EXPECT_EQ(test, scif_fence_signal(ctx->n.c, 0, 0, 4 * PAGE_SIZE,
