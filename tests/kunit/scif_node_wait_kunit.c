@@ -111,7 +111,7 @@ static int wait_link_waiter(void *arg)
 	WRITE_ONCE(wl->waiter, current);
 	complete(&wl->started);
 	wl->ret = scif_node_wait(wl->si, WAIT_NODE, &wl->wq, wait_link_ready,
-				 wl, TASK_INTERRUPTIBLE, 600 * HZ);
+				 NULL, wl, TASK_INTERRUPTIBLE, 600 * HZ);
 	/* For good: the test may wait for it more than once. */
 	complete_all(&wl->done);
 	return 0;
@@ -221,7 +221,7 @@ static void wait_polls_once_more_on_leaving(struct kunit *test)
 
 	WRITE_ONCE(wl->delivered, true);
 	KUNIT_EXPECT_EQ(test, scif_node_wait(wl->si, WAIT_NODE, &wl->wq,
-					     wait_link_ready, wl,
+					     wait_link_ready, NULL, wl,
 					     TASK_INTERRUPTIBLE, HZ), (long)HZ);
 	KUNIT_EXPECT_EQ(test, atomic_read(&wl->polls), 1);
 	scif_node_remove(wl->si, WAIT_NODE);
@@ -252,7 +252,7 @@ static void wait_times_out(struct kunit *test)
 	struct wait_link *wl = wait_link_add(test);
 
 	KUNIT_EXPECT_EQ(test, scif_node_wait(wl->si, WAIT_NODE, &wl->wq,
-					     wait_link_ready, wl,
+					     wait_link_ready, NULL, wl,
 					     TASK_KILLABLE, HZ / 10), 0L);
 	KUNIT_EXPECT_GE(test, atomic_read(&wl->polls), 1);
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(wl->delivered));
@@ -271,8 +271,8 @@ static void wait_busy_polls_first(struct kunit *test)
 
 	wl->arrive_at = 50;
 	wl->spin_us = 10 * USEC_PER_SEC;
-	left = scif_node_wait(wl->si, WAIT_NODE, &wl->wq, wait_link_ready, wl,
-			      TASK_INTERRUPTIBLE, 30 * HZ);
+	left = scif_node_wait(wl->si, WAIT_NODE, &wl->wq, wait_link_ready,
+			      NULL, wl, TASK_INTERRUPTIBLE, 30 * HZ);
 	KUNIT_EXPECT_GT(test, left, 29L * HZ);
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(wl->delivered));
 	KUNIT_EXPECT_GE(test, atomic_read(&wl->polls), 50);
@@ -282,7 +282,7 @@ static void wait_busy_polls_first(struct kunit *test)
 	atomic_set(&wl->polls, 0);
 	wl->spin_us = 0;
 	KUNIT_EXPECT_EQ(test, scif_node_wait(wl->si, WAIT_NODE, &wl->wq,
-					     wait_link_ready, wl,
+					     wait_link_ready, NULL, wl,
 					     TASK_INTERRUPTIBLE, HZ / 10), 0L);
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(wl->delivered));
 	scif_node_remove(wl->si, WAIT_NODE);
@@ -300,7 +300,7 @@ static void wait_needs_poll_and_node(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wl->ret, (long)-EAGAIN);
 	wait_link_end(wl);
 	KUNIT_EXPECT_EQ(test, scif_node_wait(test->priv, WAIT_NODE, &wl->wq,
-					     wait_link_ready, wl,
+					     wait_link_ready, NULL, wl,
 					     TASK_INTERRUPTIBLE, HZ),
 			(long)-EAGAIN);
 }

@@ -3,7 +3,9 @@
  * KUnit suite for the SCIF wire protocol under attack: node 1 of a
  * simulated pair sends node 0 truncated, malformed, replayed and
  * out-of-state messages. Each must be dropped and counted, leave every
- * endpoint as it was, and leave the real connection working.
+ * endpoint as it was, and leave the real connection working. The link
+ * does not reach the peer's memory, so that the stream goes by DATA and
+ * CREDIT messages (scif_shm_kunit.c covers the shared-memory stream).
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -45,6 +47,10 @@ static int wire_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	test->priv = ctx;
 	scif_kt_nodes_up(test, &ctx->n, "kunit_wa", "kunit_wb", WIRE_CHUNK);
+	scif_sim_pair_destroy(ctx->n.pair);
+	ctx->n.pair = scif_sim_pair_create_staged(ctx->n.a, ctx->n.b,
+						  WIRE_CHUNK);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx->n.pair));
 	scif_kt_pair(test, ctx->n.b, ctx->n.a, 0, &ctx->sb, &ctx->sa);
 	ctx->l = scif_instance_open(ctx->n.a);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->l);

@@ -16,6 +16,7 @@
 
 #include "scif_core.h"
 #include "scif_endpt.h"
+#include "scif_shm.h"
 #include "scif_endpt_api.h"
 #include "scif_wire.h"
 
@@ -116,6 +117,7 @@ static int __scif_connect(scif_epd_t epd, struct scif_port_id *dst,
 			  bool nonblock)
 {
 	struct scif_endpt *ep = epd;
+	struct scif_wire_shm offer;
 	struct scif_instance *si;
 	struct scif_wire_msg msg;
 	u32 chunk, ring;
@@ -164,7 +166,7 @@ static int __scif_connect(scif_epd_t epd, struct scif_port_id *dst,
 		ret = -ENODEV;
 		goto out;
 	}
-	ret = scif_ep_alloc_ring(ep, ring);
+	ret = scif_ep_alloc_ring(ep, dst->node, ring);
 	if (ret)
 		goto out;
 	chunk = min_t(size_t, scif_node_max_data(si, dst->node),
@@ -185,7 +187,12 @@ static int __scif_connect(scif_epd_t epd, struct scif_port_id *dst,
 
 	scif_msg_init(&msg, SCIF_MSG_CONNREQ, ep->id, 0, ep->port, dst->port,
 		      ep->rx_size);
-	ret = scif_node_send(si, dst->node, &msg, NULL, 0);
+	if (ep->shm) {
+		scif_shm_offer(ep->shm, &offer);
+		msg.len = cpu_to_le16(sizeof(offer));
+	}
+	ret = scif_node_send(si, dst->node, &msg, &offer,
+			     ep->shm ? sizeof(offer) : 0);
 	if (ret) {
 		spin_lock(&ep->lock);
 		if (ep->state == SCIF_EP_CONNECTING)
@@ -301,9 +308,11 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 		int flags)
 {
 	struct scif_endpt *ep = epd, *nep;
+	struct scif_wire_shm offer;
 	struct scif_instance *si;
 	struct scif_conreq *req;
 	struct scif_wire_msg msg;
+	bool shm = false;
 	u32 chunk, ring;
 	int ret;
 
@@ -331,7 +340,13 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 	}
 	/* Nobody else knows @nep yet; the lock is for the ring's rule. */
 	mutex_lock(&nep->mutex);
-	ret = scif_ep_alloc_ring(nep, ring);
+	ret = scif_ep_alloc_ring(nep, req->key.node, ring);
+	/*
+	 * Both offered: the stream goes through shared memory. An offer we
+	 * cannot use leaves it to messages, as if none had been made.
+	 */
+	if (!ret && nep->shm && req->shm)
+		shm = !scif_shm_attach(si, nep->shm, &req->offer, req->ring);
 	mutex_unlock(&nep->mutex);
 	if (ret) {
 		scif_close(nep);
@@ -351,7 +366,12 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 
 	scif_msg_init(&msg, SCIF_MSG_ACCEPT, nep->id, req->key.ep_id, ep->port,
 		      req->port, nep->rx_size);
-	ret = scif_node_send(si, req->key.node, &msg, NULL, 0);
+	if (shm) {
+		scif_shm_offer(nep->shm, &offer);
+		msg.len = cpu_to_le16(sizeof(offer));
+	}
+	ret = scif_node_send(si, req->key.node, &msg, &offer,
+			     shm ? sizeof(offer) : 0);
 	if (ret) {
 		/* Not left waiting: a REJECT ends the requester's connect. */
 		scif_close(nep);
@@ -420,7 +440,8 @@ void scif_connect_node_lost(struct scif_endpt *ep, u16 node)
  * of requests, not by walking the listener's queue, which may be long.
  */
 int scif_handle_connreq(struct scif_instance *si, u16 node,
-			const struct scif_wire_msg *msg)
+			const struct scif_wire_msg *msg, const void *data,
+			size_t len)
 {
 	u16 sport = le16_to_cpu(msg->src_port);
 	u16 dport = le16_to_cpu(msg->dst_port);
@@ -431,7 +452,8 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 	int ret;
 
 	if (!sport || !dport || !src || msg->dst_ep ||
-	    ring < SCIF_WIRE_RING_MIN || ring > SCIF_WIRE_RING_MAX)
+	    ring < SCIF_WIRE_RING_MIN || ring > SCIF_WIRE_RING_MAX ||
+	    (len && len != sizeof(req->offer)))
 		return -EPROTO;
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
@@ -440,6 +462,9 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 	req->key.ep_id = src;
 	req->port = sport;
 	req->ring = ring;
+	req->shm = len;
+	if (len)
+		memcpy(&req->offer, data, len);
 
 	xa_lock(&si->listeners);
 	ep = xa_load(&si->listeners, dport);
@@ -486,26 +511,65 @@ refuse:
 	return 0;
 }
 
+/*
+ * The shared-memory part of an ACCEPT for @ep: start writing into the
+ * memory the acceptor offered, or, if it offered none, know that it will
+ * not write ours. Only for the connect in flight; a replay changes nothing.
+ */
+static int scif_connect_shm(struct scif_instance *si, struct scif_endpt *ep,
+			    u16 node, u16 sport, u16 dport,
+			    const struct scif_wire_shm *offer, u32 ring)
+{
+	bool pending;
+
+	spin_lock(&ep->lock);
+	pending = ep->state == SCIF_EP_CONNECTING && ep->peer.node == node &&
+		  ep->peer.port == sport && ep->port == dport;
+	spin_unlock(&ep->lock);
+	if (!pending)
+		return 0;
+	if (!offer) {
+		if (ep->shm)
+			scif_shm_set_peer_done(ep->shm);
+		return 0;
+	}
+	/* An offer we did not ask for is a lie. */
+	if (!ep->shm || !ep->shm->offered)
+		return -EPROTO;
+	return scif_shm_attach(si, ep->shm, offer, ring);
+}
+
 /* ACCEPT: the request of dst_ep was accepted by src_ep. */
 int scif_handle_accept(struct scif_instance *si, u16 node,
-		       const struct scif_wire_msg *msg)
+		       const struct scif_wire_msg *msg, const void *data,
+		       size_t len)
 {
 	u64 src = le64_to_cpu(msg->src_ep);
 	u64 dst = le64_to_cpu(msg->dst_ep);
 	u16 sport = le16_to_cpu(msg->src_port);
 	u16 dport = le16_to_cpu(msg->dst_port);
 	u32 ring = le32_to_cpu(msg->arg);
+	struct scif_wire_shm offer;
 	struct scif_endpt *ep;
 	int ret = 0;
 
 	if (!src || !dst || !sport || !dport || ring < SCIF_WIRE_RING_MIN ||
-	    ring > SCIF_WIRE_RING_MAX)
+	    ring > SCIF_WIRE_RING_MAX || (len && len != sizeof(offer)))
 		return -EPROTO;
 	ep = scif_ep_lookup(si, dst);
 	if (!ep) {
 		/* The requester is gone: reset the endpoint that accepted. */
 		scif_send_reset(si, node, src, dst);
 		return -ENOENT;
+	}
+	if (len)
+		memcpy(&offer, data, len);
+	ret = scif_connect_shm(si, ep, node, sport, dport, len ? &offer : NULL,
+			       ring);
+	if (ret) {
+		scif_send_reset(si, node, src, dst);
+		scif_ep_put(ep);
+		return ret;
 	}
 	spin_lock(&ep->lock);
 	if (ep->state == SCIF_EP_CONNECTING && ep->peer.node == node &&
@@ -548,11 +612,15 @@ int scif_handle_reject(struct scif_instance *si, u16 node,
 	    le32_to_cpu(msg->arg) != ECONNREFUSED)
 		return -EPROTO;
 	ep = scif_ep_lookup(si, dst);
-	if (!ep)
-		return -ENOENT;
+	if (!ep) {
+		/* Nobody accepted: nobody writes the memory it offered. */
+		return scif_shm_unquarantine(si, node, dst) ? 0 : -ENOENT;
+	}
 	spin_lock(&ep->lock);
 	if (ep->state == SCIF_EP_CONNECTING && ep->peer.node == node &&
 	    ep->peer.port == sport && ep->port == dport) {
+		if (ep->shm)
+			scif_shm_set_peer_done(ep->shm);
 		ep->state = SCIF_EP_BOUND;
 		ep->conn_err = -ECONNREFUSED;
 		ep->conn_report = ep->conn_async;

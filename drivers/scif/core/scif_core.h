@@ -67,6 +67,10 @@ struct scif_node_stats {
  * @gone: set by scif_node_remove() before it waits for @senders, so that
  *	  tasks in scif_node_wait() let go of the node
  * @idle: completed when @senders drops to zero, after the node left the table
+ * @shm_q_lock: protects @shm_q
+ * @shm_q: memory of closed endpoints that the node may still write
+ *	   (&struct scif_shm), freed when it says it stopped or when the node
+ *	   is removed
  * @rcu: frees the node after an RCU grace period
  *
  * Nodes are inserted and erased under &scif_instance.nodes_rwsem held for
@@ -87,6 +91,8 @@ struct scif_node {
 	refcount_t senders;
 	bool gone;
 	struct completion idle;
+	spinlock_t shm_q_lock;		/* shm_q */
+	struct list_head shm_q;
 	struct rcu_head rcu;
 };
 
@@ -206,10 +212,15 @@ int scif_node_send(struct scif_instance *si, u16 node,
 		   const struct scif_wire_msg *msg, const void *data,
 		   size_t len);
 long scif_node_wait(struct scif_instance *si, u16 node, wait_queue_head_t *wq,
-		    bool (*ready)(const void *arg), const void *arg,
+		    bool (*ready)(const void *arg),
+		    void (*arm)(const void *arg), const void *arg,
 		    unsigned int state, long timeout);
 long scif_ep_wait_peer(struct scif_endpt *ep, bool (*ready)(const void *arg),
 		       const void *arg, unsigned int state, long timeout);
+long scif_ep_wait_peer_armed(struct scif_endpt *ep,
+			     bool (*ready)(const void *arg),
+			     void (*arm)(const void *arg), const void *arg,
+			     unsigned int state);
 void scif_node_count_drop(struct scif_instance *si, u16 node);
 void scif_node_count_rx(struct scif_instance *si, u16 node);
 void scif_node_remove_all(struct scif_instance *si);

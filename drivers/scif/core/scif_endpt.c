@@ -19,6 +19,7 @@
 #include "scif_core.h"
 #include "scif_endpt.h"
 #include "scif_endpt_api.h"
+#include "scif_shm.h"
 
 #define SCIF_EP_IDX(id)		((u32)(id))
 
@@ -62,7 +63,10 @@ static void scif_ep_release(struct kref *ref)
 
 	WARN_ON_ONCE(ep->park_owner);
 	scif_layers_ep_release(ep);
-	kvfree(ep->rx_ring);
+	if (ep->shm)
+		scif_shm_put(ep->si, ep->shm);
+	else
+		kvfree(ep->rx_ring);
 	mutex_destroy(&ep->mutex);
 	mutex_destroy(&ep->send_mutex);
 	mutex_destroy(&ep->recv_mutex);
@@ -125,21 +129,51 @@ struct scif_endpt *scif_ep_next(struct scif_instance *si, unsigned long *idx)
 EXPORT_SYMBOL_IF_KUNIT(scif_ep_next);
 
 /**
- * scif_ep_alloc_ring() - give an endpoint its receive ring, once
- * @ep: the endpoint; its @mutex is held
+ * scif_ep_alloc_ring() - give an endpoint its receive ring for a connect
+ * @ep: the endpoint; its @mutex is held and it is not connected
+ * @node: the node it connects to
  * @size: bytes, a power of 2 (from scif_node_ep_ring()); a ring that
  *	  exists already is kept with its size
  *
+ * Where the link reaches the peer's memory the ring is one the peer can
+ * write (@ep->shm). Such a ring offered by an earlier attempt, which that
+ * attempt's peer may still write, is put aside, and the stream of this
+ * attempt goes by messages.
+ *
  * Return: 0 or -ENOMEM.
  */
-int scif_ep_alloc_ring(struct scif_endpt *ep, u32 size)
+int scif_ep_alloc_ring(struct scif_endpt *ep, u16 node, u32 size)
 {
+	struct scif_shm *shm = ep->shm;
+	bool fresh = true;
 	u8 *ring;
 
 	lockdep_assert_held(&ep->mutex);
 
-	if (ep->rx_ring)
+	if (shm) {
+		if (shm->node == node && scif_shm_reusable(shm)) {
+			scif_shm_reuse(shm);
+			return 0;
+		}
+		fresh = scif_shm_reusable(shm);
+		size = ep->rx_size;
+		spin_lock(&ep->lock);
+		ep->shm = NULL;
+		ep->rx_ring = NULL;
+		spin_unlock(&ep->lock);
+		scif_shm_put(ep->si, shm);
+	} else if (ep->rx_ring) {
 		return 0;
+	}
+	shm = fresh ? scif_shm_alloc(ep->si, node, ep->id, size) : NULL;
+	if (shm) {
+		spin_lock(&ep->lock);
+		ep->shm = shm;
+		ep->rx_ring = shm->ring;
+		ep->rx_size = size;
+		spin_unlock(&ep->lock);
+		return 0;
+	}
 	/* Connect and accept allocate it for their caller: charge it. */
 	ring = kvmalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!ring)

@@ -13,6 +13,8 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
+#include "scif_wire.h"
+
 struct pid;
 struct scif_instance;
 struct scif_rma_ep;
@@ -73,6 +75,8 @@ struct scif_conreq_key {
  * @key: requester's node and endpoint id
  * @port: port of the requesting endpoint
  * @ring: size of the requester's receive ring
+ * @shm: the requester offered shared memory for the stream: @offer
+ * @offer: what it offered
  * @rcu: frees the request after a grace period (rhashtable rule)
  *
  * Both memberships change together under the listener's &scif_endpt.lock.
@@ -83,6 +87,8 @@ struct scif_conreq {
 	struct scif_conreq_key key;
 	u16 port;
 	u32 ring;
+	bool shm;
+	struct scif_wire_shm offer;
 	struct rcu_head rcu;
 };
 
@@ -121,7 +127,12 @@ struct scif_conreq {
  *	     accepted endpoints waiting in scif_epd_park()
  * @nreq: number of requests in @reqs
  * @reqs: queued &struct scif_conreq of a listener
- * @rx_ring: receive ring of @rx_size bytes, allocated on connect
+ * @rx_ring: receive ring of @rx_size bytes, allocated on connect (the
+ *	     ring of @shm, if any)
+ * @shm: the memory offered to the peer for a stream through shared memory
+ *	 (core/scif_shm.c), or NULL; set on connect or accept under @mutex
+ *	 before the peer may write it. The stream goes through it while
+ *	 &scif_shm.active; otherwise by DATA and CREDIT messages.
  * @rx_size: size of @rx_ring, a power of 2 (the peer node's link decides)
  * @rx_seq: bytes received in total (write position)
  * @rx_read: bytes consumed in total (read position)
@@ -165,6 +176,7 @@ struct scif_endpt {
 	int nreq;
 	struct list_head reqs;
 	u8 *rx_ring;
+	struct scif_shm *shm;
 	u32 rx_size;
 	u32 rx_seq;
 	u32 rx_read;
@@ -186,7 +198,7 @@ struct scif_endpt *scif_ep_lookup(struct scif_instance *si, u64 id);
 void scif_ep_put(struct scif_endpt *ep);
 struct scif_endpt *scif_ep_next(struct scif_instance *si, unsigned long *idx);
 const char *scif_ep_state_name(enum scif_ep_state state);
-int scif_ep_alloc_ring(struct scif_endpt *ep, u32 size);
+int scif_ep_alloc_ring(struct scif_endpt *ep, u16 node, u32 size);
 
 /* core/scif_connect.c */
 void scif_listener_shutdown(struct scif_endpt *ep);
@@ -194,15 +206,18 @@ void scif_connect_node_lost(struct scif_endpt *ep, u16 node);
 
 /* core/scif_stream.c */
 void scif_ep_reset(struct scif_endpt *ep, int err);
+int scif_stream_sync(struct scif_endpt *ep);
 void scif_data_shutdown(struct scif_endpt *ep);
 void scif_data_node_lost(struct scif_endpt *ep, u16 node);
 
 /* core/scif_msg.c: handlers of received messages, by type */
 struct scif_wire_msg;
 int scif_handle_connreq(struct scif_instance *si, u16 node,
-			const struct scif_wire_msg *msg);
+			const struct scif_wire_msg *msg, const void *data,
+			size_t len);
 int scif_handle_accept(struct scif_instance *si, u16 node,
-		       const struct scif_wire_msg *msg);
+		       const struct scif_wire_msg *msg, const void *data,
+		       size_t len);
 int scif_handle_reject(struct scif_instance *si, u16 node,
 		       const struct scif_wire_msg *msg);
 int scif_handle_data(struct scif_instance *si, u16 node,
@@ -212,6 +227,10 @@ int scif_handle_credit(struct scif_instance *si, u16 node,
 		       const struct scif_wire_msg *msg);
 int scif_handle_disconnect(struct scif_instance *si, u16 node,
 			   const struct scif_wire_msg *msg);
+int scif_handle_wake(struct scif_instance *si, u16 node,
+		     const struct scif_wire_msg *msg);
+int scif_handle_release(struct scif_instance *si, u16 node,
+			const struct scif_wire_msg *msg);
 void scif_msg_init(struct scif_wire_msg *msg, u8 type, u64 src_ep,
 		   u64 dst_ep, u16 src_port, u16 dst_port, u32 arg);
 

@@ -50,15 +50,18 @@ static int scif_msg_dispatch(struct scif_instance *si, u16 node,
 			     const struct scif_wire_msg *msg, const void *data,
 			     size_t len)
 {
-	if (msg->type >= SCIF_MSG_REG_OPEN && msg->type < SCIF_MSG_NR)
+	if (msg->type >= SCIF_MSG_REG_OPEN && msg->type <= SCIF_MSG_RMA_DONE)
 		return scif_layers_rx(si, node, msg, data, len);
-	if (msg->type != SCIF_MSG_DATA && (len || msg->seq))
+	if (msg->seq && msg->type != SCIF_MSG_DATA)
+		return -EPROTO;
+	if (len && msg->type != SCIF_MSG_DATA &&
+	    msg->type != SCIF_MSG_CONNREQ && msg->type != SCIF_MSG_ACCEPT)
 		return -EPROTO;
 	switch (msg->type) {
 	case SCIF_MSG_CONNREQ:
-		return scif_handle_connreq(si, node, msg);
+		return scif_handle_connreq(si, node, msg, data, len);
 	case SCIF_MSG_ACCEPT:
-		return scif_handle_accept(si, node, msg);
+		return scif_handle_accept(si, node, msg, data, len);
 	case SCIF_MSG_REJECT:
 		return scif_handle_reject(si, node, msg);
 	case SCIF_MSG_DATA:
@@ -67,6 +70,10 @@ static int scif_msg_dispatch(struct scif_instance *si, u16 node,
 		return scif_handle_credit(si, node, msg);
 	case SCIF_MSG_DISCONNECT:
 		return scif_handle_disconnect(si, node, msg);
+	case SCIF_MSG_WAKE:
+		return scif_handle_wake(si, node, msg);
+	case SCIF_MSG_RELEASE:
+		return scif_handle_release(si, node, msg);
 	}
 	return -EPROTO;
 }

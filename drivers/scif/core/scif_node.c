@@ -26,6 +26,7 @@
 #include "scif_core.h"
 #include "scif_endpt.h"
 #include "scif_link.h"
+#include "scif_shm.h"
 #include "scif_trace.h"
 #include "scif_wire.h"
 
@@ -153,7 +154,10 @@ static void scif_node_busy_poll(struct scif_node *n,
  * @wq: where changes of the condition are announced
  * @ready: the condition; called with @arg in the task state @state, so it
  *	   must not sleep
- * @arg: its argument
+ * @arm: optional; called with @arg once, after any busy polling and before
+ *	 the first sleep, to ask the peer to announce a change (see
+ *	 core/scif_shm.c); @ready is checked again afterwards
+ * @arg: their argument
  * @state: %TASK_INTERRUPTIBLE or %TASK_KILLABLE
  * @timeout: longest wait in jiffies, or %MAX_SCHEDULE_TIMEOUT
  *
@@ -172,7 +176,8 @@ static void scif_node_busy_poll(struct scif_node *n,
  * the caller then waits on @wq as it would without this.
  */
 long scif_node_wait(struct scif_instance *si, u16 node, wait_queue_head_t *wq,
-		    bool (*ready)(const void *arg), const void *arg,
+		    bool (*ready)(const void *arg),
+		    void (*arm)(const void *arg), const void *arg,
 		    unsigned int state, long timeout)
 {
 	wait_queue_entry_t on_wq, on_link;
@@ -190,6 +195,9 @@ long scif_node_wait(struct scif_instance *si, u16 node, wait_queue_head_t *wq,
 		return -EAGAIN;
 	}
 	scif_node_busy_poll(n, ready, arg);
+	/* A peer that sees us armed announces; one that moved first is seen. */
+	if (arm)
+		arm(arg);
 	init_waitqueue_entry(&on_wq, current);
 	init_waitqueue_entry(&on_link, current);
 	add_wait_queue(wq, &on_wq);
@@ -245,14 +253,45 @@ EXPORT_SYMBOL_IF_KUNIT(scif_node_wait);
 long scif_ep_wait_peer(struct scif_endpt *ep, bool (*ready)(const void *arg),
 		       const void *arg, unsigned int state, long timeout)
 {
-	long ret = scif_node_wait(ep->si, ep->peer.node, &ep->wq, ready, arg,
-				  state, timeout);
+	long ret = scif_node_wait(ep->si, ep->peer.node, &ep->wq, ready, NULL,
+				  arg, state, timeout);
 
 	if (ret != -EAGAIN)
 		return ret;
 	if (state == TASK_KILLABLE)
 		return wait_event_killable_timeout(ep->wq, ready(arg), timeout);
 	return wait_event_interruptible_timeout(ep->wq, ready(arg), timeout);
+}
+
+/**
+ * scif_ep_wait_peer_armed() - scif_ep_wait_peer() for a condition the peer
+ *			       announces only when asked
+ * @ep: the endpoint
+ * @ready: the condition
+ * @arm: asks the peer to announce the next change of @ready by a message;
+ *	 called after any busy polling, before the first sleep, so that a
+ *	 peer seen moving while we poll is not asked
+ * @arg: argument of both
+ * @state: %TASK_INTERRUPTIBLE or %TASK_KILLABLE
+ *
+ * Waits without a timeout.
+ *
+ * Return: 1 once @ready holds, -ERESTARTSYS on a signal.
+ */
+long scif_ep_wait_peer_armed(struct scif_endpt *ep,
+			     bool (*ready)(const void *arg),
+			     void (*arm)(const void *arg), const void *arg,
+			     unsigned int state)
+{
+	long ret = scif_node_wait(ep->si, ep->peer.node, &ep->wq, ready, arm,
+				  arg, state, MAX_SCHEDULE_TIMEOUT);
+
+	if (ret != -EAGAIN)
+		return ret;
+	arm(arg);
+	if (state == TASK_KILLABLE)
+		return wait_event_killable(ep->wq, ready(arg)) ?: 1;
+	return wait_event_interruptible(ep->wq, ready(arg)) ?: 1;
 }
 
 /**
@@ -384,6 +423,8 @@ int scif_node_add(struct scif_instance *si, u16 node, struct scif_link *link)
 	n->ep_ring = link->ep_ring ? link->ep_ring : SCIF_RX_RING_SIZE;
 	refcount_set(&n->senders, 1);
 	init_completion(&n->idle);
+	spin_lock_init(&n->shm_q_lock);
+	INIT_LIST_HEAD(&n->shm_q);
 	down_write(&si->nodes_rwsem);
 	ret = xa_insert(&si->nodes, node, n, GFP_KERNEL);
 	up_write(&si->nodes_rwsem);
@@ -431,6 +472,8 @@ void scif_node_remove(struct scif_instance *si, u16 node)
 		scif_ep_put(ep);
 	}
 	scif_layers_node_lost(si, node);
+	/* Out of the table: nothing joins the quarantine any more. */
+	scif_shm_node_lost(&n->shm_q);
 	scif_peer_dev_remove(n);
 	/* Counters and chunk size are read under RCU only. */
 	kfree_rcu(n, rcu);

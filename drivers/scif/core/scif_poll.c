@@ -17,6 +17,23 @@
 #include "scif_core.h"
 #include "scif_endpt.h"
 #include "scif_endpt_api.h"
+#include "scif_shm.h"
+
+/*
+ * A shared-memory stream with nothing to read or no room to send: ask the
+ * peer for a WAKE when that changes, then look again (a move made before
+ * the peer saw us armed is seen now). ep->lock is held.
+ */
+static int scif_poll_arm(struct scif_endpt *ep)
+{
+	lockdep_assert_held(&ep->lock);
+
+	if (ep->rx_seq == ep->rx_read)
+		scif_shm_arm(ep->shm, true);
+	if (ep->tx_seq - ep->tx_acked >= ep->tx_ring)
+		scif_shm_arm(ep->shm, false);
+	return scif_stream_sync(ep);
+}
 
 /* Current readiness of @ep; ep->lock is held. */
 static __poll_t scif_ep_events(struct scif_endpt *ep)
@@ -31,12 +48,19 @@ static __poll_t scif_ep_events(struct scif_endpt *ep)
 			mask |= EPOLLIN | EPOLLRDNORM;
 		break;
 	case SCIF_EP_CONNECTED:
+		/* A lie: scif_recv() finds it and resets the connection. */
+		if (scif_stream_sync(ep))
+			return EPOLLIN | EPOLLRDNORM | EPOLLERR;
+		if (ep->shm && ep->shm->active && scif_poll_arm(ep))
+			return EPOLLIN | EPOLLRDNORM | EPOLLERR;
 		if (ep->rx_seq != ep->rx_read)
 			mask |= EPOLLIN | EPOLLRDNORM;
 		if (ep->tx_seq - ep->tx_acked < ep->tx_ring)
 			mask |= EPOLLOUT | EPOLLWRNORM;
 		break;
 	case SCIF_EP_DISCONNECTED:
+		if (scif_stream_sync(ep))
+			return EPOLLIN | EPOLLRDNORM | EPOLLERR | EPOLLHUP;
 		if (ep->rx_seq != ep->rx_read)
 			mask |= EPOLLIN | EPOLLRDNORM;
 		mask |= EPOLLHUP;

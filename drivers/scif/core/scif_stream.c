@@ -13,6 +13,12 @@
  * sender only waits with the whole ring in flight, and a reader then finds
  * at least that much to read. Small messages thus cost no extra message
  * each.
+ *
+ * Where both sides offered shared memory at connect (core/scif_shm.c), the
+ * same counters move without messages: the sender copies into the peer's
+ * ring and publishes tx_seq there, the reader publishes rx_read in the
+ * sender's memory, and each side takes the other's index from its own
+ * memory (scif_stream_sync()). Only a side that sleeps is sent a WAKE.
  */
 #include <linux/errno.h>
 #include <linux/minmax.h>
@@ -20,6 +26,7 @@
 
 #include "scif_core.h"
 #include "scif_endpt.h"
+#include "scif_shm.h"
 #include "scif_trace.h"
 #include "scif_wire.h"
 
@@ -72,6 +79,8 @@ void scif_ep_reset(struct scif_endpt *ep, int err)
 	wake_up_all(&ep->wq);
 	if (!reset)
 		return;
+	if (ep->shm)
+		scif_shm_stop(ep->shm);
 	pr_warn_ratelimited("scif %s: connection to node %u reset (%d)\n",
 			    ep->si->name, ep->peer.node, err);
 	scif_msg_init(&msg, SCIF_MSG_DISCONNECT, ep->id, ep->peer_ep, ep->port,
@@ -79,21 +88,96 @@ void scif_ep_reset(struct scif_endpt *ep, int err)
 	scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
 }
 
-/* Room to send, a state change, or a flush. */
-static bool scif_send_ready(struct scif_endpt *ep, unsigned int fseq)
+/**
+ * scif_stream_sync() - take in the indices the peer published in our memory
+ * @ep: the endpoint; its lock is held
+ *
+ * For a stream through shared memory, moves @ep->rx_seq to what the peer
+ * wrote and @ep->tx_acked to what it read, after checking that neither
+ * goes back nor beyond what is possible. Nothing to do for a stream by
+ * messages, whose handlers move them.
+ *
+ * Return: 0, or -EPROTO if the peer published a value it cannot have.
+ */
+int scif_stream_sync(struct scif_endpt *ep)
 {
-	return READ_ONCE(ep->tx_seq) - READ_ONCE(ep->tx_acked) <
-	       READ_ONCE(ep->tx_ring) ||
-	       READ_ONCE(ep->state) != SCIF_EP_CONNECTED ||
-	       READ_ONCE(ep->flush_seq) != fseq;
+	struct scif_shm *shm = ep->shm;
+	u32 w, c;
+
+	lockdep_assert_held(&ep->lock);
+
+	if (!shm || !shm->active || ep->state == SCIF_EP_CLOSED)
+		return 0;
+	w = scif_shm_written(shm);
+	if (w - ep->rx_read > ep->rx_size ||
+	    w - ep->rx_read < ep->rx_seq - ep->rx_read)
+		return -EPROTO;
+	ep->rx_seq = w;
+	c = scif_shm_consumed(shm);
+	if (c - ep->tx_acked > ep->tx_seq - ep->tx_acked)
+		return -EPROTO;
+	ep->tx_acked = c;
+	return 0;
 }
 
-/* Data to receive, a state change, or a flush. */
+/* Room to send, a state change, a flush, or a lie to act on. */
+static bool scif_send_ready(struct scif_endpt *ep, unsigned int fseq)
+{
+	bool ready;
+
+	spin_lock(&ep->lock);
+	ready = scif_stream_sync(ep) ||
+		ep->tx_seq - ep->tx_acked < ep->tx_ring ||
+		ep->state != SCIF_EP_CONNECTED || ep->flush_seq != fseq;
+	spin_unlock(&ep->lock);
+	return ready;
+}
+
+/* Data to receive, a state change, a flush, or a lie to act on. */
 static bool scif_recv_ready(struct scif_endpt *ep, unsigned int fseq)
 {
-	return READ_ONCE(ep->rx_seq) != READ_ONCE(ep->rx_read) ||
-	       READ_ONCE(ep->state) != SCIF_EP_CONNECTED ||
-	       READ_ONCE(ep->flush_seq) != fseq;
+	bool ready;
+
+	spin_lock(&ep->lock);
+	ready = scif_stream_sync(ep) || ep->rx_seq != ep->rx_read ||
+		ep->state != SCIF_EP_CONNECTED || ep->flush_seq != fseq;
+	spin_unlock(&ep->lock);
+	return ready;
+}
+
+/* Wake the peer's task that armed our control block; see scif_shm_arm(). */
+static void scif_stream_wake(struct scif_endpt *ep)
+{
+	struct scif_wire_msg msg;
+	int ret;
+
+	scif_msg_init(&msg, SCIF_MSG_WAKE, ep->id, ep->peer_ep, ep->port,
+		      ep->peer.port, 0);
+	ret = scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
+	if (ret)
+		scif_ep_reset(ep, ret);
+}
+
+/*
+ * Act on a lie scif_stream_sync() found: reset the connection. Returns
+ * the error the caller reports, as for any reset connection.
+ */
+static int scif_stream_check_sync(struct scif_endpt *ep)
+{
+	int ret;
+
+	spin_lock(&ep->lock);
+	ret = scif_stream_sync(ep);
+	spin_unlock(&ep->lock);
+	if (ret) {
+		pr_warn_ratelimited("scif %s: node %u published an impossible stream index\n",
+				    ep->si->name, ep->peer.node);
+		scif_ep_reset(ep, ret);
+	}
+	spin_lock(&ep->lock);
+	ret = scif_stream_state_err(ep);
+	spin_unlock(&ep->lock);
+	return ret;
 }
 
 /* What scif_stream_wait() waits for, in the form scif_node_wait() takes. */
@@ -108,6 +192,14 @@ static bool scif_stream_cond_ready(const void *arg)
 	const struct scif_stream_cond *c = arg;
 
 	return c->ready(c->ep, c->fseq);
+}
+
+/* A shared-memory stream: have the peer send WAKE on its next move. */
+static void scif_stream_cond_arm(const void *arg)
+{
+	const struct scif_stream_cond *c = arg;
+
+	scif_shm_arm(c->ep->shm, c->ready == scif_recv_ready);
 }
 
 /*
@@ -125,8 +217,14 @@ static int scif_stream_wait(struct scif_endpt *ep,
 	long ret;
 
 	trace_scif_stream_sleep(ep->id, ready == scif_send_ready);
-	ret = scif_ep_wait_peer(ep, scif_stream_cond_ready, &c,
-				TASK_INTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
+	if (ep->shm && ep->shm->active)
+		ret = scif_ep_wait_peer_armed(ep, scif_stream_cond_ready,
+					      scif_stream_cond_arm, &c,
+					      TASK_INTERRUPTIBLE);
+	else
+		ret = scif_ep_wait_peer(ep, scif_stream_cond_ready, &c,
+					TASK_INTERRUPTIBLE,
+					MAX_SCHEDULE_TIMEOUT);
 	if (ret < 0 || READ_ONCE(ep->flush_seq) != fseq)
 		return -EINTR;
 	return 0;
@@ -150,6 +248,7 @@ static int __scif_send(scif_epd_t epd, void *msg, int len, int flags)
 	unsigned int fseq;
 	int done = 0, ret;
 	u32 chunk, seq;
+	bool shm;
 
 	ret = scif_stream_check(epd, len, flags);
 	if (ret)
@@ -162,17 +261,36 @@ static int __scif_send(scif_epd_t epd, void *msg, int len, int flags)
 		return ret;
 	if (mutex_lock_interruptible(&ep->send_mutex))
 		return -EINTR;
+	/* Connected: @ep->shm stays as it is for the endpoint's life. */
+	shm = ep->shm && ep->shm->active;
 	while (done < len) {
 		spin_lock(&ep->lock);
-		ret = scif_stream_state_err(ep);
+		ret = scif_stream_state_err(ep) ?: scif_stream_sync(ep);
 		chunk = ep->tx_ring - (ep->tx_seq - ep->tx_acked);
-		chunk = min3(chunk, (u32)(len - done), ep->max_chunk);
+		chunk = min3(chunk, (u32)(len - done),
+			     shm ? SCIF_SHM_PIECE : ep->max_chunk);
 		seq = ep->tx_seq;
+		/* Counted first: the peer may read it as soon as it lands. */
 		if (!ret && chunk)
 			ep->tx_seq += chunk;
 		spin_unlock(&ep->lock);
+		if (ret == -EPROTO) {
+			ret = scif_stream_check_sync(ep);
+			if (!ret)
+				continue;
+		}
 		if (ret)
 			break;
+		if (chunk && shm) {
+			ret = scif_shm_write(ep->shm, seq, ep->tx_ring,
+					     (u8 *)msg + done, chunk);
+			if (ret)
+				break;
+			done += chunk;
+			if (scif_shm_wake_due(ep->shm, true))
+				scif_stream_wake(ep);
+			continue;
+		}
 		if (chunk) {
 			scif_msg_init(&wmsg, SCIF_MSG_DATA, ep->id, ep->peer_ep,
 				      ep->port, ep->peer.port, 0);
@@ -227,17 +345,26 @@ int scif_send(scif_epd_t epd, void *msg, int len, int flags)
 }
 EXPORT_SYMBOL_GPL(scif_send);
 
-/* Copy up to @len queued bytes out of the ring; recv_mutex is held. */
-static u32 scif_ring_read(struct scif_endpt *ep, u8 *buf, u32 len, bool *credit)
+/*
+ * Copy up to @len queued bytes out of the ring; recv_mutex is held.
+ * Returns how many, or -EPROTO for a peer that lied about its index.
+ */
+static int scif_ring_read(struct scif_endpt *ep, u8 *buf, u32 len,
+			  bool *credit)
 {
-	u32 avail, off, first, n, unacked;
+	u32 avail, off, first, n, unacked, read;
+	bool shm = ep->shm && ep->shm->active;
+	int ret;
 
 	lockdep_assert_held(&ep->recv_mutex);
 
 	spin_lock(&ep->lock);
+	ret = scif_stream_sync(ep);
 	avail = ep->rx_seq - ep->rx_read;
 	off = ep->rx_read & (ep->rx_size - 1);
 	spin_unlock(&ep->lock);
+	if (ret)
+		return ret;
 	n = min(avail, len);
 	if (!n)
 		return 0;
@@ -247,9 +374,16 @@ static u32 scif_ring_read(struct scif_endpt *ep, u8 *buf, u32 len, bool *credit)
 	memcpy(buf + first, ep->rx_ring, n - first);
 	spin_lock(&ep->lock);
 	ep->rx_read += n;
+	read = ep->rx_read;
 	unacked = ep->rx_read - ep->rx_acked;
-	*credit = unacked >= ep->rx_size / 4;
+	*credit = !shm && unacked >= ep->rx_size / 4;
 	spin_unlock(&ep->lock);
+	if (shm) {
+		/* The room is the sender's at once; wake it if it sleeps. */
+		scif_shm_publish_read(ep->shm, read);
+		if (scif_shm_wake_due(ep->shm, false))
+			scif_stream_wake(ep);
+	}
 	return n;
 }
 
@@ -282,7 +416,7 @@ static int __scif_recv(scif_epd_t epd, void *msg, int len, int flags)
 	unsigned int fseq;
 	int done = 0, ret;
 	bool credit;
-	u32 n;
+	int n;
 
 	ret = scif_stream_check(epd, len, flags);
 	if (ret)
@@ -300,6 +434,12 @@ static int __scif_recv(scif_epd_t epd, void *msg, int len, int flags)
 	while (done < len) {
 		credit = false;
 		n = scif_ring_read(ep, (u8 *)msg + done, len - done, &credit);
+		if (n < 0) {
+			ret = scif_stream_check_sync(ep);
+			if (ret)
+				break;
+			continue;
+		}
 		if (credit)
 			scif_send_credit(ep);
 		done += n;
@@ -357,6 +497,9 @@ void scif_data_shutdown(struct scif_endpt *ep)
 
 	/* Senders were woken by the state change and leave promptly. */
 	mutex_lock(&ep->send_mutex);
+	/* DISCONNECT also tells the peer we no longer write its memory. */
+	if (ep->shm)
+		scif_shm_stop(ep->shm);
 	scif_msg_init(&msg, SCIF_MSG_DISCONNECT, ep->id, ep->peer_ep, ep->port,
 		      ep->peer.port, 0);
 	scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
@@ -375,6 +518,9 @@ void scif_data_node_lost(struct scif_endpt *ep, u16 node)
 		ep->state = SCIF_EP_DISCONNECTED;
 		ep->reset_err = -ENODEV;
 	}
+	/* Before the transport unmaps the peer's memory. */
+	if (ep->shm && ep->shm->node == node)
+		scif_shm_stop(ep->shm);
 	spin_unlock(&ep->lock);
 	wake_up_all(&ep->wq);
 }
@@ -405,6 +551,14 @@ static bool scif_stream_from_peer(struct scif_endpt *ep, u16 node,
 	       ep->peer_ep == le64_to_cpu(msg->src_ep);
 }
 
+/* Whether @ep's bytes go through shared memory; ep->lock is held. */
+static bool scif_stream_shm(struct scif_endpt *ep)
+{
+	lockdep_assert_held(&ep->lock);
+
+	return ep->shm && ep->shm->active;
+}
+
 /* DATA: append the payload to the ring if it is the next, fitting chunk. */
 int scif_handle_data(struct scif_instance *si, u16 node,
 		     const struct scif_wire_msg *msg, const void *data,
@@ -421,7 +575,7 @@ int scif_handle_data(struct scif_instance *si, u16 node,
 		return ret;
 	ret = -EPROTO;
 	spin_lock(&ep->lock);
-	if (scif_stream_from_peer(ep, node, msg) &&
+	if (scif_stream_from_peer(ep, node, msg) && !scif_stream_shm(ep) &&
 	    le32_to_cpu(msg->seq) == ep->rx_seq &&
 	    len <= ep->rx_size - (ep->rx_seq - ep->rx_read)) {
 		off = ep->rx_seq & (ep->rx_size - 1);
@@ -455,7 +609,7 @@ int scif_handle_credit(struct scif_instance *si, u16 node,
 		return ret;
 	ret = -EPROTO;
 	spin_lock(&ep->lock);
-	if (scif_stream_from_peer(ep, node, msg) &&
+	if (scif_stream_from_peer(ep, node, msg) && !scif_stream_shm(ep) &&
 	    acked - ep->tx_acked != 0 &&
 	    acked - ep->tx_acked <= ep->tx_seq - ep->tx_acked) {
 		ep->tx_acked = acked;
@@ -468,28 +622,94 @@ int scif_handle_credit(struct scif_instance *si, u16 node,
 	return ret;
 }
 
-/* DISCONNECT: the peer closed; keep the queued data for scif_recv(). */
+/*
+ * DISCONNECT: the peer closed; keep the queued data for scif_recv(). The
+ * peer no longer writes our memory; we stop writing its memory and say so.
+ */
 int scif_handle_disconnect(struct scif_instance *si, u16 node,
 			   const struct scif_wire_msg *msg)
 {
+	struct scif_wire_msg rel;
 	struct scif_endpt *ep;
+	bool release = false;
 	int ret;
 
 	if (msg->seq || msg->arg)
 		return -EPROTO;
 	ep = scif_stream_ep(si, msg, &ret);
-	if (!ep)
+	if (!ep) {
+		/* Closed: its memory may wait for this very word. */
+		if (ret == -ENOENT &&
+		    scif_shm_unquarantine(si, node, le64_to_cpu(msg->dst_ep)))
+			ret = 0;
 		return ret;
+	}
 	ret = -EPROTO;
 	spin_lock(&ep->lock);
 	if (scif_stream_from_peer(ep, node, msg)) {
 		ep->state = SCIF_EP_DISCONNECTED;
 		ep->reset_err = -ECONNRESET;
+		if (ep->shm) {
+			scif_shm_stop(ep->shm);
+			scif_shm_set_peer_done(ep->shm);
+			release = ep->shm->active;
+		}
 		ret = 0;
 	}
 	spin_unlock(&ep->lock);
 	if (!ret)
 		wake_up_all(&ep->wq);
+	if (release) {
+		scif_msg_init(&rel, SCIF_MSG_RELEASE, ep->id, ep->peer_ep,
+			      ep->port, ep->peer.port, 0);
+		scif_node_send(si, node, &rel, NULL, 0);
+	}
+	scif_ep_put(ep);
+	return ret;
+}
+
+/* WAKE: the peer moved a shared-memory stream we armed for. */
+int scif_handle_wake(struct scif_instance *si, u16 node,
+		     const struct scif_wire_msg *msg)
+{
+	struct scif_endpt *ep;
+	int ret;
+
+	if (msg->arg)
+		return -EPROTO;
+	ep = scif_stream_ep(si, msg, &ret);
+	if (!ep)
+		return ret;
+	spin_lock(&ep->lock);
+	/* Late after a disconnect is not wrong: the state change woke all. */
+	ret = ep->peer.node == node && ep->peer_ep == le64_to_cpu(msg->src_ep) &&
+	      scif_stream_shm(ep) ? 0 : -EPROTO;
+	spin_unlock(&ep->lock);
+	if (!ret)
+		wake_up_all(&ep->wq);
+	scif_ep_put(ep);
+	return ret;
+}
+
+/* RELEASE: the peer no longer writes the memory dst_ep offered it. */
+int scif_handle_release(struct scif_instance *si, u16 node,
+			const struct scif_wire_msg *msg)
+{
+	u64 dst = le64_to_cpu(msg->dst_ep);
+	struct scif_endpt *ep;
+	int ret = -EPROTO;
+
+	if (msg->arg || !dst)
+		return -EPROTO;
+	ep = scif_ep_lookup(si, dst);
+	if (!ep)
+		return scif_shm_unquarantine(si, node, dst) ? 0 : -ENOENT;
+	spin_lock(&ep->lock);
+	if (ep->shm && ep->shm->node == node) {
+		scif_shm_set_peer_done(ep->shm);
+		ret = 0;
+	}
+	spin_unlock(&ep->lock);
 	scif_ep_put(ep);
 	return ret;
 }

@@ -3,9 +3,11 @@
  * The SCIF wire format: what one node sends another over a link.
  *
  * Every message is one fixed-size, little-endian &struct scif_wire_msg,
- * optionally followed by @len bytes of data (DATA, REG_OPEN and REG_PAGES).
- * Endpoints are named by 64-bit IDs (slot index and generation), never by
- * addresses. The receiver treats every field as hostile until checked.
+ * optionally followed by @len bytes of data (see each type). Endpoints
+ * are named by 64-bit IDs (slot index and generation), never by kernel
+ * addresses; the only addresses sent are those of memory offered to the
+ * peer through the link (RMA windows, shared-memory streams). The receiver
+ * treats every field as hostile until checked.
  */
 #ifndef SCIF_WIRE_H
 #define SCIF_WIRE_H
@@ -19,9 +21,14 @@
 /**
  * enum scif_msg_type - what a message asks of its receiver
  * @SCIF_MSG_CONNREQ: connect @src_ep (port @src_port) to the listener on
- *		      @dst_port; @arg is the size of @src_ep's receive ring
+ *		      @dst_port; @arg is the size of @src_ep's receive ring.
+ *		      The data is empty, or one &struct scif_wire_shm that
+ *		      offers a stream through shared memory
  * @SCIF_MSG_ACCEPT: the connection request of @dst_ep was accepted by the
- *		     new endpoint @src_ep; @arg is its receive ring size
+ *		     new endpoint @src_ep; @arg is its receive ring size. The
+ *		     data is one &struct scif_wire_shm if the stream goes
+ *		     through shared memory (the request offered it), else
+ *		     empty
  * @SCIF_MSG_REJECT: the connection request of @dst_ep was refused; @arg is
  *		     the (positive) errno, always ECONNREFUSED
  * @SCIF_MSG_DATA: @len bytes of stream data follow; @seq is the stream
@@ -29,7 +36,8 @@
  * @SCIF_MSG_CREDIT: the receiver @src_ep has consumed @arg bytes in total
  *		     (modulo 2^32); the space may be refilled
  * @SCIF_MSG_DISCONNECT: @src_ep closed (or never existed); its peer
- *			 @dst_ep is reset
+ *			 @dst_ep is reset. @src_ep no longer writes into
+ *			 @dst_ep's memory
  * @SCIF_MSG_REG_OPEN: @src_ep registers its window @arg; the data is one
  *		       &struct scif_wire_reg
  * @SCIF_MSG_REG_PAGES: page addresses of window @arg: @len / 8 __le64
@@ -64,6 +72,10 @@
  *		       each message continues where the previous one ended
  * @SCIF_MSG_RMA_DONE: the staged request of tag @seq ended; @arg is 0 or a
  *		       positive errno
+ * @SCIF_MSG_WAKE: a shared-memory stream moved while @dst_ep waits for
+ *		   it (it armed &struct scif_wire_shm_ctl)
+ * @SCIF_MSG_RELEASE: @src_ep no longer writes into the memory @dst_ep
+ *		      offered for its stream, which may be freed
  * @SCIF_MSG_NR: number of types, not a type
  */
 enum scif_msg_type {
@@ -86,6 +98,8 @@ enum scif_msg_type {
 	SCIF_MSG_RMA_GET,
 	SCIF_MSG_RMA_DATA,
 	SCIF_MSG_RMA_DONE,
+	SCIF_MSG_WAKE,
+	SCIF_MSG_RELEASE,
 	SCIF_MSG_NR,
 };
 
@@ -93,7 +107,7 @@ enum scif_msg_type {
  * struct scif_wire_msg - a SCIF control message as it travels
  * @version: %SCIF_WIRE_VERSION
  * @type: an &enum scif_msg_type
- * @len: number of data bytes following the message (DATA only, else 0)
+ * @len: number of data bytes following the message (0 for types without data)
  * @seq: stream offset of the data (DATA only, else 0)
  * @src_ep: ID of the sending endpoint (0 if none)
  * @dst_ep: ID of the endpoint addressed (0 for CONNREQ)
@@ -143,6 +157,37 @@ struct scif_wire_rma {
 #define SCIF_WIRE_RMA_LAST	0x1
 /* @arg of RMA_GET: send the last partial cache line on its own, last. */
 #define SCIF_WIRE_RMA_ORDERED	0x2
+
+/**
+ * struct scif_wire_shm - memory an endpoint offers for its stream
+ * @ring: address, as the peer reaches our memory, of our receive ring
+ *	  (physically contiguous, of the size the message's @arg gives)
+ * @ctl: address of our &struct scif_wire_shm_ctl
+ */
+struct scif_wire_shm {
+	__le64 ring;
+	__le64 ctl;
+};
+
+/**
+ * struct scif_wire_shm_ctl - stream indices one endpoint keeps for its peer
+ * @written: bytes the peer wrote into our receive ring in total (mod 2^32);
+ *	     written after the bytes themselves
+ * @consumed: bytes of our stream the peer has read in total: our credit
+ * @rx_armed: bumped by the peer before its reader sleeps for data; we send
+ *	      WAKE when we write while it differs from what we last answered
+ * @tx_armed: the same for the peer's sender, sleeping for room
+ *
+ * It lives in the memory of the endpoint that reads it and is written only
+ * by the peer, through the link: every read here is local, every write
+ * remote. The reader checks each value against what it can be.
+ */
+struct scif_wire_shm_ctl {
+	__le32 written;
+	__le32 consumed;
+	__le32 rx_armed;
+	__le32 tx_armed;
+};
 
 #define SCIF_WIRE_MSG_SIZE	64
 static_assert(sizeof(struct scif_wire_msg) == SCIF_WIRE_MSG_SIZE);

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF streams through shared memory.
+ *
+ * On a link that reaches the peer's memory (loopback, the KUnit pair, the
+ * NTB in direct mode) a connection's bytes need not travel in DATA
+ * messages through the link's own ring. Each endpoint offers the peer its
+ * receive ring and a small control block (&struct scif_wire_shm_ctl) in
+ * CONNREQ or ACCEPT. A sender then copies straight into the peer's ring
+ * and stores how far it wrote into the peer's control block; a reader
+ * stores how far it read into the sender's. Every index is thus read from
+ * local memory and written across the link, which on PCIe costs a posted
+ * write and no round trip.
+ *
+ * A message is needed only to wake a side that sleeps. Before it sleeps,
+ * a reader (or a sender out of room) bumps an "armed" count in the other
+ * side's control block, reads it back (so that the write has landed),
+ * and checks once more; the other side, after each move, looks at the
+ * count in its own block and sends WAKE when it has not answered it yet.
+ * Both sides store, then issue a full barrier, then load what the other
+ * stored, so one of them always sees the other.
+ *
+ * Memory the peer may write is never freed while it still may: an
+ * endpoint's ring and control block go with the endpoint only once the
+ * peer said it stopped writing them (DISCONNECT, RELEASE, REJECT, or an
+ * ACCEPT without shared memory). Until then a closed endpoint's memory
+ * waits in its node's quarantine, which node loss empties.
+ */
+#include <kunit/visibility.h>
+#include <linux/dma-mapping.h>
+#include <linux/errno.h>
+#include <linux/gfp.h>
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "scif_core.h"
+#include "scif_link.h"
+#include "scif_shm.h"
+#include "scif_wire.h"
+
+static bool scif_stream_shm = true;
+module_param_named(stream_shm, scif_stream_shm, bool, 0644);
+MODULE_PARM_DESC(stream_shm, "Carry the bytes of new connections through shared memory where the link reaches the peer's memory (default Y; N: in DATA messages)");
+
+static void scif_shm_free(struct scif_shm *shm)
+{
+	if (shm->dev) {
+		dma_unmap_page(shm->dev, shm->ring_addr, shm->size,
+			       DMA_BIDIRECTIONAL);
+		dma_unmap_page(shm->dev, shm->ctl_addr, PAGE_SIZE,
+			       DMA_BIDIRECTIONAL);
+		put_device(shm->dev);
+	}
+	__free_pages(shm->pages, shm->order);
+	__free_page(shm->ctl_page);
+	kfree(shm);
+}
+
+/* Map @pg (@len bytes) for the peer; the address it reaches it at. */
+static int scif_shm_map(struct scif_shm *shm, struct page *pg, size_t len,
+			dma_addr_t *addr)
+{
+	if (!shm->dev) {
+		*addr = page_to_phys(pg);
+		return 0;
+	}
+	*addr = dma_map_page(shm->dev, pg, 0, len, DMA_BIDIRECTIONAL);
+	return dma_mapping_error(shm->dev, *addr);
+}
+
+/**
+ * scif_shm_alloc() - memory for a stream through shared memory, if usable
+ * @si: the instance
+ * @node: the peer's node
+ * @ep_id: the endpoint's id
+ * @size: receive ring size, a power of 2
+ *
+ * Return: the new state, or NULL where the stream goes by messages: the
+ * link does not reach the peer's memory, stream_shm is off, or memory is
+ * short (contiguous pages may be).
+ */
+struct scif_shm *scif_shm_alloc(struct scif_instance *si, u16 node,
+				u64 ep_id, u32 size)
+{
+	struct scif_shm *shm;
+	struct scif_node *n;
+	bool usable = false;
+
+	if (!READ_ONCE(scif_stream_shm))
+		return NULL;
+	shm = kzalloc(sizeof(*shm), GFP_KERNEL_ACCOUNT);
+	if (!shm)
+		return NULL;
+	down_read(&si->nodes_rwsem);
+	n = xa_load(&si->nodes, node);
+	if (n && (n->link->rma_local || n->link->peer_mem)) {
+		usable = true;
+		if (!n->link->rma_local && n->link->dma_dev)
+			shm->dev = get_device(n->link->dma_dev);
+	}
+	up_read(&si->nodes_rwsem);
+	if (!usable)
+		goto free;
+	INIT_LIST_HEAD(&shm->qlink);
+	spin_lock_init(&shm->lock);
+	shm->ep_id = ep_id;
+	shm->node = node;
+	shm->size = size;
+	shm->order = get_order(size);
+	shm->pages = alloc_pages(GFP_KERNEL_ACCOUNT | __GFP_NOWARN, shm->order);
+	shm->ctl_page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	if (!shm->pages || !shm->ctl_page)
+		goto free_pages;
+	shm->ring = page_address(shm->pages);
+	shm->ctl = page_address(shm->ctl_page);
+	if (scif_shm_map(shm, shm->pages, size, &shm->ring_addr))
+		goto free_pages;
+	if (scif_shm_map(shm, shm->ctl_page, PAGE_SIZE, &shm->ctl_addr)) {
+		if (shm->dev)
+			dma_unmap_page(shm->dev, shm->ring_addr, size,
+				       DMA_BIDIRECTIONAL);
+		goto free_pages;
+	}
+	return shm;
+free_pages:
+	if (shm->pages)
+		__free_pages(shm->pages, shm->order);
+	if (shm->ctl_page)
+		__free_page(shm->ctl_page);
+free:
+	if (shm->dev)
+		put_device(shm->dev);
+	kfree(shm);
+	return NULL;
+}
+
+/**
+ * scif_shm_reusable() - whether a new connect may offer the same memory
+ * @shm: state of an endpoint that is not connected
+ *
+ * Return: true unless the peer of an earlier attempt may still write it.
+ */
+bool scif_shm_reusable(struct scif_shm *shm)
+{
+	bool ret;
+
+	spin_lock(&shm->lock);
+	ret = !shm->offered || shm->peer_done;
+	spin_unlock(&shm->lock);
+	return ret;
+}
+
+/**
+ * scif_shm_reuse() - make reusable memory fresh for a new connect
+ * @shm: state for which scif_shm_reusable() said true
+ */
+void scif_shm_reuse(struct scif_shm *shm)
+{
+	spin_lock(&shm->lock);
+	memset(shm->ctl, 0, sizeof(*shm->ctl));
+	shm->offered = false;
+	shm->active = false;
+	shm->peer_done = false;
+	shm->remote_ok = false;
+	shm->rx_gen = 0;
+	shm->tx_gen = 0;
+	shm->rx_answered = 0;
+	shm->tx_answered = 0;
+	spin_unlock(&shm->lock);
+}
+
+/**
+ * scif_shm_offer() - describe our memory to the peer
+ * @shm: the state
+ * @w: filled in, to be sent in CONNREQ or ACCEPT
+ *
+ * From here on the peer may write it until it says it stopped.
+ */
+void scif_shm_offer(struct scif_shm *shm, struct scif_wire_shm *w)
+{
+	spin_lock(&shm->lock);
+	shm->offered = true;
+	spin_unlock(&shm->lock);
+	w->ring = cpu_to_le64(shm->ring_addr);
+	w->ctl = cpu_to_le64(shm->ctl_addr);
+}
+
+/* Our pointer to @len bytes the peer offered at @a, or NULL if it lies. */
+static void *scif_shm_peer_ptr(struct scif_link *link, u64 a, size_t len)
+{
+	u64 last;
+
+	if (check_add_overflow(a, (u64)len - 1, &last))
+		return NULL;
+	if (link->rma_local) {
+		/* This very kernel: its own pages, in the direct map. */
+		if (!pfn_valid(PHYS_PFN(a)) || !pfn_valid(PHYS_PFN(last)) ||
+		    PageReserved(pfn_to_page(PHYS_PFN(a))))
+			return NULL;
+		return phys_to_virt(a);
+	}
+	if (!link->peer_mem || last >= link->peer_mem_size)
+		return NULL;
+	return link->peer_mem + a;
+}
+
+/**
+ * scif_shm_attach() - start writing into the memory the peer offered
+ * @si: the instance
+ * @shm: our state, offered to the peer
+ * @w: the peer's offer
+ * @peer_size: the peer's ring size, checked by the caller to lie within
+ *	       %SCIF_WIRE_RING_MIN..%SCIF_WIRE_RING_MAX
+ *
+ * Return: 0, -EPROTO (addresses outside what the link reaches, or
+ * misaligned), -ENODEV (the node is gone).
+ */
+int scif_shm_attach(struct scif_instance *si, struct scif_shm *shm,
+		    const struct scif_wire_shm *w, u32 peer_size)
+{
+	u64 ring = le64_to_cpu(w->ring), ctl = le64_to_cpu(w->ctl);
+	struct scif_wire_shm_ctl *pctl = NULL;
+	struct scif_node *n;
+	u8 *pring = NULL;
+	int ret = -ENODEV;
+
+	if (!is_power_of_2(peer_size) || (ring & ~PAGE_MASK) ||
+	    (ctl & (sizeof(*pctl) - 1)))
+		return -EPROTO;
+	down_read(&si->nodes_rwsem);
+	n = xa_load(&si->nodes, shm->node);
+	if (n) {
+		ret = -EPROTO;
+		pring = scif_shm_peer_ptr(n->link, ring, peer_size);
+		pctl = scif_shm_peer_ptr(n->link, ctl, sizeof(*pctl));
+		if (pring && pctl) {
+			/*
+			 * The mapping stays until scif_node_remove(), which
+			 * clears @remote_ok first (scif_shm_stop()).
+			 */
+			spin_lock(&shm->lock);
+			shm->peer_ring = pring;
+			shm->peer_ctl = pctl;
+			shm->remote_ok = true;
+			shm->active = true;
+			spin_unlock(&shm->lock);
+			ret = 0;
+		}
+	}
+	up_read(&si->nodes_rwsem);
+	return ret;
+}
+
+/**
+ * scif_shm_stop() - never write into the peer's memory again
+ * @shm: the state
+ *
+ * Waits for a write in progress. Called before telling the peer
+ * (DISCONNECT, RELEASE) and when its node is lost.
+ */
+void scif_shm_stop(struct scif_shm *shm)
+{
+	spin_lock(&shm->lock);
+	shm->remote_ok = false;
+	spin_unlock(&shm->lock);
+}
+
+/**
+ * scif_shm_set_peer_done() - the peer no longer writes our memory
+ * @shm: the state
+ */
+void scif_shm_set_peer_done(struct scif_shm *shm)
+{
+	spin_lock(&shm->lock);
+	shm->peer_done = true;
+	spin_unlock(&shm->lock);
+}
+
+/**
+ * scif_shm_put() - let go of an endpoint's memory as it is freed
+ * @si: the instance
+ * @shm: the state; we no longer write into the peer's memory
+ *
+ * Freed at once unless the peer may still write it; then kept in the
+ * quarantine of its node until scif_shm_unquarantine() or node loss.
+ */
+void scif_shm_put(struct scif_instance *si, struct scif_shm *shm)
+{
+	struct scif_node *n;
+	bool kept = false;
+
+	if (!shm)
+		return;
+	scif_shm_stop(shm);
+	if (scif_shm_reusable(shm)) {
+		scif_shm_free(shm);
+		return;
+	}
+	down_read(&si->nodes_rwsem);
+	n = xa_load(&si->nodes, shm->node);
+	if (n) {
+		spin_lock(&n->shm_q_lock);
+		list_add_tail(&shm->qlink, &n->shm_q);
+		spin_unlock(&n->shm_q_lock);
+		kept = true;
+	}
+	up_read(&si->nodes_rwsem);
+	if (!kept)
+		scif_shm_free(shm);
+}
+
+/**
+ * scif_shm_unquarantine() - free the memory of a closed endpoint whose
+ *			     peer stopped writing it
+ * @si: the instance
+ * @node: the peer's node
+ * @ep_id: the closed endpoint
+ *
+ * Return: whether such memory was waiting.
+ */
+bool scif_shm_unquarantine(struct scif_instance *si, u16 node, u64 ep_id)
+{
+	struct scif_shm *shm, *found = NULL;
+	struct scif_node *n;
+
+	down_read(&si->nodes_rwsem);
+	n = xa_load(&si->nodes, node);
+	if (n) {
+		spin_lock(&n->shm_q_lock);
+		list_for_each_entry(shm, &n->shm_q, qlink) {
+			if (shm->ep_id == ep_id) {
+				list_del(&shm->qlink);
+				found = shm;
+				break;
+			}
+		}
+		spin_unlock(&n->shm_q_lock);
+	}
+	up_read(&si->nodes_rwsem);
+	if (found)
+		scif_shm_free(found);
+	return found;
+}
+
+/**
+ * scif_shm_node_lost() - free a lost node's quarantine
+ * @quarantine: &scif_node.shm_q of a node no longer in the table
+ */
+void scif_shm_node_lost(struct list_head *quarantine)
+{
+	struct scif_shm *shm, *tmp;
+
+	list_for_each_entry_safe(shm, tmp, quarantine, qlink) {
+		list_del(&shm->qlink);
+		scif_shm_free(shm);
+	}
+}
+
+/**
+ * scif_shm_quarantined() - how many closed endpoints' memory waits for a node
+ * @si: the instance
+ * @node: the node
+ *
+ * Return: the count (0 for a node not online).
+ */
+unsigned int scif_shm_quarantined(struct scif_instance *si, u16 node)
+{
+	struct scif_shm *shm;
+	struct scif_node *n;
+	unsigned int cnt = 0;
+
+	down_read(&si->nodes_rwsem);
+	n = xa_load(&si->nodes, node);
+	if (n) {
+		spin_lock(&n->shm_q_lock);
+		list_for_each_entry(shm, &n->shm_q, qlink)
+			cnt++;
+		spin_unlock(&n->shm_q_lock);
+	}
+	up_read(&si->nodes_rwsem);
+	return cnt;
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_shm_quarantined);
+
+/**
+ * scif_shm_write() - copy stream bytes into the peer's ring
+ * @shm: the sender's state (&scif_endpt.send_mutex held)
+ * @seq: stream offset of the first byte
+ * @peer_size: size of the peer's ring (&scif_endpt.tx_ring)
+ * @buf: the bytes
+ * @len: how many; the caller checked that the peer has room for them
+ *
+ * The bytes land before the new write index does.
+ *
+ * Return: 0, or -ECONNRESET once we may no longer write.
+ */
+int scif_shm_write(struct scif_shm *shm, u32 seq, u32 peer_size,
+		   const void *buf, u32 len)
+{
+	u32 off = seq & (peer_size - 1);
+	u32 first = min(len, peer_size - off);
+
+	spin_lock(&shm->lock);
+	if (!shm->remote_ok) {
+		spin_unlock(&shm->lock);
+		return -ECONNRESET;
+	}
+	memcpy(shm->peer_ring + off, buf, first);
+	memcpy(shm->peer_ring, (const u8 *)buf + first, len - first);
+	smp_wmb();	/* the bytes before the index that covers them */
+	WRITE_ONCE(shm->peer_ctl->written, cpu_to_le32(seq + len));
+	spin_unlock(&shm->lock);
+	return 0;
+}
+
+/**
+ * scif_shm_publish_read() - tell the peer's sender how far we read
+ * @shm: the reader's state (&scif_endpt.recv_mutex held)
+ * @read: bytes consumed in total
+ */
+void scif_shm_publish_read(struct scif_shm *shm, u32 read)
+{
+	spin_lock(&shm->lock);
+	if (shm->remote_ok)
+		WRITE_ONCE(shm->peer_ctl->consumed, cpu_to_le32(read));
+	spin_unlock(&shm->lock);
+}
+
+/**
+ * scif_shm_arm() - ask the peer for a WAKE before sleeping
+ * @shm: the state
+ * @rx: true for a reader waiting for bytes, false for a sender waiting for
+ *	room
+ *
+ * The caller checks its condition again afterwards, then sleeps.
+ */
+void scif_shm_arm(struct scif_shm *shm, bool rx)
+{
+	__le32 *armed;
+	u32 gen;
+
+	spin_lock(&shm->lock);
+	if (shm->remote_ok) {
+		armed = rx ? &shm->peer_ctl->rx_armed : &shm->peer_ctl->tx_armed;
+		gen = rx ? ++shm->rx_gen : ++shm->tx_gen;
+		WRITE_ONCE(*armed, cpu_to_le32(gen));
+		/* A read through the link completes after the write. */
+		(void)READ_ONCE(*armed);
+	}
+	spin_unlock(&shm->lock);
+	smp_mb();	/* the armed count before our next look at the index */
+}
+
+/**
+ * scif_shm_wake_due() - whether the peer waits for the move just made
+ * @shm: the state
+ * @rx: true after a sender wrote bytes (is the peer's reader armed?),
+ *	false after a reader consumed some (is the peer's sender?)
+ *
+ * Return: true if a WAKE must go out; the armed count is then answered.
+ */
+bool scif_shm_wake_due(struct scif_shm *shm, bool rx)
+{
+	u32 *answered = rx ? &shm->rx_answered : &shm->tx_answered;
+	u32 armed;
+
+	smp_mb();	/* our index before the peer's armed count */
+	armed = le32_to_cpu(rx ? READ_ONCE(shm->ctl->rx_armed) :
+				 READ_ONCE(shm->ctl->tx_armed));
+	if (armed == *answered)
+		return false;
+	*answered = armed;
+	return true;
+}
+
+/**
+ * scif_shm_written() - the peer's write index into our ring, unchecked
+ * @shm: the state
+ *
+ * Return: the value; the caller checks it, then reads the bytes it covers.
+ */
+u32 scif_shm_written(struct scif_shm *shm)
+{
+	u32 w = le32_to_cpu(READ_ONCE(shm->ctl->written));
+
+	smp_rmb();	/* the index before the bytes it covers */
+	return w;
+}
+
+/**
+ * scif_shm_consumed() - how far the peer read our stream, unchecked
+ * @shm: the state
+ *
+ * Return: the value, for the caller to check.
+ */
+u32 scif_shm_consumed(struct scif_shm *shm)
+{
+	return le32_to_cpu(READ_ONCE(shm->ctl->consumed));
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SCIF streams through shared memory: see core/scif_shm.c.
+ */
+#ifndef SCIF_SHM_H
+#define SCIF_SHM_H
+
+#include <linux/list.h>
+#include <linux/sizes.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+/*
+ * Most bytes a sender copies into the peer's ring at a time: the copy
+ * holds &scif_shm.lock, which node loss and disconnect wait for.
+ */
+#define SCIF_SHM_PIECE	SZ_32K
+
+struct device;
+struct page;
+struct scif_endpt;
+struct scif_instance;
+struct scif_wire_shm;
+struct scif_wire_shm_ctl;
+
+/**
+ * struct scif_shm - the shared-memory side of one endpoint's stream
+ * @qlink: entry in its node's quarantine, once closed (&scif_node.shm_q)
+ * @ep_id: id of the endpoint, by which the peer releases it
+ * @node: the peer's node
+ * @dev: the device our pages are DMA-mapped for (a reference), or NULL
+ *	 where the peer reaches them by physical address
+ * @pages: our receive ring, physically contiguous, of order @order
+ * @order: see @pages
+ * @ring: @pages in the direct map
+ * @size: bytes of @ring, a power of 2
+ * @ring_addr: @ring as the peer reaches it
+ * @ctl_page: the page of @ctl
+ * @ctl: our control block, written by the peer only
+ * @ctl_addr: @ctl as the peer reaches it
+ * @offered: the peer was told @ring_addr and @ctl_addr: it may write them
+ *	     until it says it stopped
+ * @active: the connection's bytes travel through shared memory (the peer
+ *	    offered its memory too); set at connect, before the endpoint is
+ *	    connected, and kept until the endpoint is freed
+ * @lock: serialises writes into the peer's memory against @remote_ok
+ *	  turning false; protects the fields below. Taken inside
+ *	  &scif_endpt.lock where both are held.
+ * @peer_done: the peer said it no longer writes our memory (or never
+ *	       will): @pages may be freed with the endpoint
+ * @remote_ok: we may write into the peer's memory. Cleared, under @lock,
+ *	       before we tell the peer we stopped and when its node is lost,
+ *	       so that nobody writes once the mapping may be gone
+ * @peer_ring: the peer's receive ring in our mapping of its memory
+ * @peer_ctl: the peer's control block, likewise
+ * @rx_gen: how often our reader armed the peer's &scif_wire_shm_ctl.rx_armed
+ * @tx_gen: the same for our sender
+ * @rx_answered: the peer reader's last armed count we sent WAKE for
+ *		 (senders only, under &scif_endpt.send_mutex)
+ * @tx_answered: the peer sender's (readers only, under
+ *		 &scif_endpt.recv_mutex)
+ */
+struct scif_shm {
+	struct list_head qlink;
+	u64 ep_id;
+	u16 node;
+	struct device *dev;
+	struct page *pages;
+	unsigned int order;
+	u8 *ring;
+	u32 size;
+	dma_addr_t ring_addr;
+	struct page *ctl_page;
+	struct scif_wire_shm_ctl *ctl;
+	dma_addr_t ctl_addr;
+	bool offered;
+	bool active;
+	spinlock_t lock;		/* writes into the peer; below */
+	bool peer_done;
+	bool remote_ok;
+	u8 *peer_ring;
+	struct scif_wire_shm_ctl *peer_ctl;
+	u32 rx_gen;
+	u32 tx_gen;
+	u32 rx_answered;
+	u32 tx_answered;
+};
+
+struct scif_shm *scif_shm_alloc(struct scif_instance *si, u16 node,
+				u64 ep_id, u32 size);
+void scif_shm_reuse(struct scif_shm *shm);
+bool scif_shm_reusable(struct scif_shm *shm);
+void scif_shm_offer(struct scif_shm *shm, struct scif_wire_shm *w);
+int scif_shm_attach(struct scif_instance *si, struct scif_shm *shm,
+		    const struct scif_wire_shm *w, u32 peer_size);
+void scif_shm_stop(struct scif_shm *shm);
+void scif_shm_set_peer_done(struct scif_shm *shm);
+void scif_shm_put(struct scif_instance *si, struct scif_shm *shm);
+bool scif_shm_unquarantine(struct scif_instance *si, u16 node, u64 ep_id);
+void scif_shm_node_lost(struct list_head *quarantine);
+unsigned int scif_shm_quarantined(struct scif_instance *si, u16 node);
+
+int scif_shm_write(struct scif_shm *shm, u32 seq, u32 peer_size,
+		   const void *buf, u32 len);
+void scif_shm_publish_read(struct scif_shm *shm, u32 read);
+void scif_shm_arm(struct scif_shm *shm, bool rx);
+bool scif_shm_wake_due(struct scif_shm *shm, bool rx);
+u32 scif_shm_written(struct scif_shm *shm);
+u32 scif_shm_consumed(struct scif_shm *shm);
+
+#endif /* SCIF_SHM_H */

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for streams through shared memory (core/scif_shm.c): two
+ * nodes joined by the simulated link, which reaches the peer's memory, so
+ * that connections offer their rings to each other. Covers the data path,
+ * the wake-ups of sleeping readers and senders, peers that publish
+ * impossible indices, and the quarantine of memory a closed endpoint
+ * offered until its peer lets go of it.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/scif.h>
+#include <linux/vmalloc.h>
+
+#include "core/scif_core.h"
+#include "core/scif_endpt.h"
+#include "core/scif_shm.h"
+#include "core/scif_wire.h"
+#include "scif_kunit_util.h"
+
+static int shm_init(struct kunit *test)
+{
+	struct scif_kt_nodes *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	test->priv = n;
+	scif_kt_nodes_up(test, n, "kunit_shm_a", "kunit_shm_b", 4096);
+	scif_kt_nodes_connect(test, n);
+	return 0;
+}
+
+static void shm_exit(struct kunit *test)
+{
+	scif_kt_nodes_down(test->priv);
+}
+
+static struct scif_shm *shm_of(scif_epd_t epd)
+{
+	return ((struct scif_endpt *)epd)->shm;
+}
+
+/* Wait up to a second for @cond; messages cross the link in a worker. */
+#define shm_wait_for(cond) ({					\
+	bool __ok = false;					\
+	int __i;						\
+	for (__i = 0; __i < 50; __i++) {			\
+		__ok = (cond);					\
+		if (__ok)					\
+			break;					\
+		msleep(20);					\
+	}							\
+	__ok;							\
+})
+
+static void shm_both_sides_active(struct kunit *test)
+{
+	struct scif_kt_nodes *n = test->priv;
+
+	KUNIT_ASSERT_NOT_NULL(test, shm_of(n->c));
+	KUNIT_ASSERT_NOT_NULL(test, shm_of(n->s));
+	KUNIT_EXPECT_TRUE(test, shm_of(n->c)->active);
+	KUNIT_EXPECT_TRUE(test, shm_of(n->s)->active);
+}
+
+/* Four rings' worth, larger than one piece, both ways, checked. */
+static void shm_stream_both_ways(struct kunit *test)
+{
+	struct scif_kt_nodes *n = test->priv;
+	int len = 4 * SCIF_RX_RING_SIZE + 3;
+	struct scif_kt_xfer x = { .len = len };
+	u8 *in = vzalloc(len);
+	int i;
+
+	x.buf = vmalloc(len);
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	KUNIT_ASSERT_NOT_NULL(test, x.buf);
+	for (i = 0; i < len; i++)
+		x.buf[i] = i * 7 + (i >> 11);
+	x.epd = n->c;
+	scif_kt_stream(test, &x, n->s, in, 10000);
+	memset(in, 0, len);
+	x.epd = n->s;
+	scif_kt_stream(test, &x, n->c, in, 10000);
+	vfree(in);
+	vfree(x.buf);
+}
+
+static int shm_recv_one(void *arg)
+{
+	u8 b = 0;
+	int ret = scif_recv(arg, &b, 1, SCIF_RECV_BLOCK);
+
+	return ret == 1 ? b : ret;
+}
+
+/* A reader asleep on an empty ring is woken by the first byte. */
+static void shm_sleeping_reader_woken(struct kunit *test)
+{
+	struct scif_kt_nodes *n = test->priv;
+	struct scif_kt_call call;
+	u8 b = 0x5a;
+
+	KUNIT_ASSERT_EQ(test, scif_kt_start(&call, shm_recv_one, n->s), 0);
+	msleep(50);
+	KUNIT_EXPECT_FALSE(test, completion_done(&call.done));
+	KUNIT_EXPECT_EQ(test, scif_send(n->c, &b, 1, SCIF_SEND_BLOCK), 1);
+	KUNIT_ASSERT_TRUE(test, scif_kt_join(&call, 2000));
+	KUNIT_EXPECT_EQ(test, call.ret, 0x5a);
+}
+
+/* A sender asleep on a full ring is woken when the reader makes room. */
+static void shm_sleeping_sender_woken(struct kunit *test)
+{
+	struct scif_kt_nodes *n = test->priv;
+	int len = SCIF_RX_RING_SIZE + 100, got = 0, ret;
+	struct scif_kt_xfer x = { .epd = n->c, .len = len };
+	struct scif_kt_call call;
+	u8 *in = vzalloc(len);
+
+	x.buf = vzalloc(len);
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	KUNIT_ASSERT_NOT_NULL(test, x.buf);
+	KUNIT_ASSERT_EQ(test, scif_kt_start(&call, scif_kt_send, &x), 0);
+	msleep(50);
+	KUNIT_EXPECT_FALSE(test, completion_done(&call.done));
+	while (got < len) {
+		ret = scif_recv(n->s, in + got, len - got, SCIF_RECV_BLOCK);
+		if (ret <= 0)
+			break;
+		got += ret;
+	}
+	KUNIT_EXPECT_EQ(test, got, len);
+	KUNIT_ASSERT_TRUE(test, scif_kt_join(&call, 2000));
+	KUNIT_EXPECT_EQ(test, call.ret, len);
+	vfree(in);
+	vfree(x.buf);
+}
+
+/* A write index beyond the ring: the reader resets the connection. */
+static void shm_lying_write_index(struct kunit *test)
+{
+	struct scif_kt_nodes *n = test->priv;
+	u8 buf[8];
+
+	WRITE_ONCE(shm_of(n->s)->ctl->written,
+		   cpu_to_le32(SCIF_RX_RING_SIZE + 1));
+	KUNIT_EXPECT_EQ(test, scif_recv(n->s, buf, sizeof(buf), 0),
+			-ECONNRESET);
+	KUNIT_EXPECT_TRUE(test, scif_epd_poll(n->s, NULL, NULL) & EPOLLHUP);
+	/* The peer hears of it, and stops too. */
+	KUNIT_EXPECT_TRUE(test, shm_wait_for(scif_send(n->c, buf, 1, 0) ==
+					     -ECONNRESET));
+}
+
+/* A write index that goes back is as impossible. */
+static void shm_write_index_back(struct kunit *test)
+{
+	struct scif_kt_nodes *n = test->priv;
+	u8 buf[8] = {};
+
+	KUNIT_ASSERT_EQ(test, scif_send(n->c, buf, 8, SCIF_SEND_BLOCK), 8);
+	KUNIT_ASSERT_EQ(test, scif_recv(n->s, buf, 4, SCIF_RECV_BLOCK), 4);
+	WRITE_ONCE(shm_of(n->s)->ctl->written, cpu_to_le32(2));
+	KUNIT_EXPECT_EQ(test, scif_recv(n->s, buf, 4, 0), -ECONNRESET);
+}
+
+/* Credit for bytes never sent: the sender resets the connection. */
+static void shm_lying_credit(struct kunit *test)
+{
+	struct scif_kt_nodes *n = test->priv;
+	u8 buf[8] = {};
+
+	WRITE_ONCE(shm_of(n->c)->ctl->consumed, cpu_to_le32(100));
+	KUNIT_EXPECT_EQ(test, scif_send(n->c, buf, 8, SCIF_SEND_BLOCK),
+			-ECONNRESET);
+	KUNIT_EXPECT_TRUE(test, scif_epd_poll(n->c, NULL, NULL) & EPOLLHUP);
+}
+
+static s64 shm_drops(struct scif_instance *si, u16 node)
+{
+	struct scif_node_stats st;
+
+	scif_node_stats(si, node, &st);
+	return atomic64_read(&st.rx_drops);
+}
+
+/*
+ * On a shared-memory stream, DATA and CREDIT messages are lies, and so
+ * are WAKE and RELEASE from anyone but the peer; all are dropped and the
+ * stream goes on.
+ */
+static void shm_stray_messages_dropped(struct kunit *test)
+{
+	struct scif_kt_nodes *n = test->priv;
+	struct scif_endpt *c = n->c, *s = n->s;
+	u8 buf[sizeof(struct scif_wire_msg) + 8] = {};
+	struct scif_wire_msg *m = (void *)buf;
+	s64 before = shm_drops(n->a, 1);
+	u8 in[4];
+
+	scif_msg_init(m, SCIF_MSG_DATA, s->id, c->id, s->port, c->port, 0);
+	m->len = cpu_to_le16(8);
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(n->pair, n->a, buf, sizeof(buf)),
+			0);
+	scif_msg_init(m, SCIF_MSG_CREDIT, s->id, c->id, s->port, c->port, 0);
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(n->pair, n->a, m, sizeof(*m)),
+			0);
+	scif_msg_init(m, SCIF_MSG_WAKE, s->id + 1, c->id, s->port, c->port, 0);
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(n->pair, n->a, m, sizeof(*m)),
+			0);
+	scif_msg_init(m, SCIF_MSG_RELEASE, s->id, 0, s->port, c->port, 0);
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(n->pair, n->a, m, sizeof(*m)),
+			0);
+	scif_sim_settle(n->pair);
+	KUNIT_EXPECT_EQ(test, shm_drops(n->a, 1), before + 4);
+	KUNIT_EXPECT_EQ(test, c->rx_seq, 0U);
+	KUNIT_EXPECT_EQ(test, scif_send(n->c, "abcd", 4, SCIF_SEND_BLOCK), 4);
+	KUNIT_EXPECT_EQ(test, scif_recv(n->s, in, 4, SCIF_RECV_BLOCK), 4);
+	KUNIT_EXPECT_EQ(test, memcmp(in, "abcd", 4), 0);
+}
+
+/*
+ * The memory a closed endpoint offered waits until its peer says it no
+ * longer writes it: at once if the peer closed first, else after the
+ * peer took in our DISCONNECT and sent RELEASE.
+ */
+static void shm_close_quarantine(struct kunit *test)
+{
+	struct scif_kt_nodes *n = test->priv;
+	u8 buf[4] = { 1, 2, 3, 4 };
+
+	KUNIT_ASSERT_EQ(test, scif_send(n->c, buf, 4, SCIF_SEND_BLOCK), 4);
+	scif_close(n->c);
+	n->c = NULL;
+	/* The peer answers our DISCONNECT with RELEASE: nothing waits. */
+	KUNIT_EXPECT_TRUE(test, shm_wait_for(!scif_shm_quarantined(n->a, 1)));
+	/* Bytes sent before the close are still there to read. */
+	KUNIT_EXPECT_EQ(test, scif_recv(n->s, buf, 4, SCIF_RECV_BLOCK), 4);
+	KUNIT_EXPECT_EQ(test, buf[3], 4);
+	KUNIT_EXPECT_EQ(test, scif_recv(n->s, buf, 4, 0), -ECONNRESET);
+	scif_close(n->s);
+	n->s = NULL;
+	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->b, 0), 0U);
+}
+
+/*
+ * A connect left pending on a listener that never accepts: the memory it
+ * offered waits after the close, until the listener refuses the request
+ * (REJECT) or, @lose, until the node is lost.
+ */
+static void shm_pending_offer(struct kunit *test, bool lose)
+{
+	struct scif_kt_nodes *n = test->priv;
+	scif_epd_t l = scif_instance_open(n->b), c = scif_instance_open(n->a);
+	struct scif_port_id dst = { .node = 1 };
+	int port;
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	port = scif_bind(l, 0);
+	KUNIT_ASSERT_GE(test, port, SCIF_PORT_RSVD);
+	KUNIT_ASSERT_EQ(test, scif_listen(l, 4), 0);
+	dst.port = port;
+	KUNIT_ASSERT_EQ(test, scif_epd_connect_nb(c, &dst), -EINPROGRESS);
+	KUNIT_EXPECT_TRUE(test, shm_wait_for(((struct scif_endpt *)l)->nreq));
+	scif_close(c);
+	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 1U);
+	if (lose) {
+		scif_sim_pair_destroy(n->pair);
+		n->pair = NULL;
+	} else {
+		scif_close(l);
+		l = NULL;
+		KUNIT_EXPECT_TRUE(test,
+				  shm_wait_for(!scif_shm_quarantined(n->a, 1)));
+	}
+	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
+	if (l)
+		scif_close(l);
+}
+
+static void shm_pending_offer_rejected(struct kunit *test)
+{
+	shm_pending_offer(test, false);
+}
+
+static void shm_pending_offer_node_lost(struct kunit *test)
+{
+	shm_pending_offer(test, true);
+}
+
+static struct kunit_case scif_shm_cases[] = {
+	KUNIT_CASE(shm_both_sides_active),
+	KUNIT_CASE(shm_stream_both_ways),
+	KUNIT_CASE(shm_sleeping_reader_woken),
+	KUNIT_CASE(shm_sleeping_sender_woken),
+	KUNIT_CASE(shm_lying_write_index),
+	KUNIT_CASE(shm_write_index_back),
+	KUNIT_CASE(shm_lying_credit),
+	KUNIT_CASE(shm_stray_messages_dropped),
+	KUNIT_CASE(shm_close_quarantine),
+	KUNIT_CASE(shm_pending_offer_rejected),
+	KUNIT_CASE(shm_pending_offer_node_lost),
+	{}
+};
+
+static struct kunit_suite scif_shm_suite = {
+	.name = "scif_shm",
+	.init = shm_init,
+	.exit = shm_exit,
+	.test_cases = scif_shm_cases,
+};
+
+kunit_test_suite(scif_shm_suite);
+
+MODULE_DESCRIPTION("KUnit tests for SCIF streams through shared memory");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
