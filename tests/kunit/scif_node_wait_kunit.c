@@ -288,6 +288,39 @@ static void wait_busy_polls_first(struct kunit *test)
 	scif_node_remove(wl->si, WAIT_NODE);
 }
 
+static atomic_t wait_arms;
+static int wait_polls_at_arm;
+
+/* An arm that makes the peer answer: the next poll delivers. */
+static void wait_link_arm(const void *arg)
+{
+	struct wait_link *wl = (struct wait_link *)arg;
+
+	atomic_inc(&wait_arms);
+	wait_polls_at_arm = atomic_read(&wl->polls);
+	WRITE_ONCE(wl->arrived, true);
+}
+
+/*
+ * The arm callback runs once, after the busy polling (which found
+ * nothing) and before the task sleeps; what it asked for then arrives.
+ */
+static void wait_arms_after_busy_poll(struct kunit *test)
+{
+	struct wait_link *wl = wait_link_add(test);
+
+	atomic_set(&wait_arms, 0);
+	wl->spin_us = 2000;
+	KUNIT_EXPECT_GT(test, scif_node_wait(wl->si, WAIT_NODE, &wl->wq,
+					     wait_link_ready, wait_link_arm,
+					     wl, TASK_INTERRUPTIBLE, 5 * HZ),
+			0L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&wait_arms), 1);
+	KUNIT_EXPECT_GT(test, wait_polls_at_arm, 1);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(wl->delivered));
+	scif_node_remove(wl->si, WAIT_NODE);
+}
+
 /* Without a poll operation, or without the node, the caller waits alone. */
 static void wait_needs_poll_and_node(struct kunit *test)
 {
@@ -311,6 +344,7 @@ static struct kunit_case scif_node_wait_cases[] = {
 	KUNIT_CASE(wait_lets_go_on_node_removal),
 	KUNIT_CASE(wait_times_out),
 	KUNIT_CASE(wait_busy_polls_first),
+	KUNIT_CASE(wait_arms_after_busy_poll),
 	KUNIT_CASE(wait_needs_poll_and_node),
 	{}
 };

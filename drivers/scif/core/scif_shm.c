@@ -27,12 +27,12 @@
  * waits in its node's quarantine, which node loss empties.
  */
 #include <kunit/visibility.h>
-#include <linux/dma-mapping.h>
 #include <linux/errno.h>
 #include <linux/gfp.h>
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -47,28 +47,9 @@ MODULE_PARM_DESC(stream_shm, "Carry the bytes of new connections through shared 
 
 static void scif_shm_free(struct scif_shm *shm)
 {
-	if (shm->dev) {
-		dma_unmap_page(shm->dev, shm->ring_addr, shm->size,
-			       DMA_BIDIRECTIONAL);
-		dma_unmap_page(shm->dev, shm->ctl_addr, PAGE_SIZE,
-			       DMA_BIDIRECTIONAL);
-		put_device(shm->dev);
-	}
 	__free_pages(shm->pages, shm->order);
 	__free_page(shm->ctl_page);
 	kfree(shm);
-}
-
-/* Map @pg (@len bytes) for the peer; the address it reaches it at. */
-static int scif_shm_map(struct scif_shm *shm, struct page *pg, size_t len,
-			dma_addr_t *addr)
-{
-	if (!shm->dev) {
-		*addr = page_to_phys(pg);
-		return 0;
-	}
-	*addr = dma_map_page(shm->dev, pg, 0, len, DMA_BIDIRECTIONAL);
-	return dma_mapping_error(shm->dev, *addr);
 }
 
 /**
@@ -91,19 +72,22 @@ struct scif_shm *scif_shm_alloc(struct scif_instance *si, u16 node,
 
 	if (!READ_ONCE(scif_stream_shm))
 		return NULL;
+	down_read(&si->nodes_rwsem);
+	n = xa_load(&si->nodes, node);
+	/*
+	 * Links that map the peer's memory through a window (the NTB in
+	 * direct mode) stay on messages for now: on the emulated NTB a reader
+	 * that sleeps in scif_node_wait() can miss its WAKE (seen with
+	 * busy_poll_us=200 within seconds; Documentation/scif-core.rst).
+	 */
+	if (n && n->link->rma_local)
+		usable = true;
+	up_read(&si->nodes_rwsem);
+	if (!usable)
+		return NULL;
 	shm = kzalloc(sizeof(*shm), GFP_KERNEL_ACCOUNT);
 	if (!shm)
 		return NULL;
-	down_read(&si->nodes_rwsem);
-	n = xa_load(&si->nodes, node);
-	if (n && (n->link->rma_local || n->link->peer_mem)) {
-		usable = true;
-		if (!n->link->rma_local && n->link->dma_dev)
-			shm->dev = get_device(n->link->dma_dev);
-	}
-	up_read(&si->nodes_rwsem);
-	if (!usable)
-		goto free;
 	INIT_LIST_HEAD(&shm->qlink);
 	spin_lock_init(&shm->lock);
 	shm->ep_id = ep_id;
@@ -116,23 +100,15 @@ struct scif_shm *scif_shm_alloc(struct scif_instance *si, u16 node,
 		goto free_pages;
 	shm->ring = page_address(shm->pages);
 	shm->ctl = page_address(shm->ctl_page);
-	if (scif_shm_map(shm, shm->pages, size, &shm->ring_addr))
-		goto free_pages;
-	if (scif_shm_map(shm, shm->ctl_page, PAGE_SIZE, &shm->ctl_addr)) {
-		if (shm->dev)
-			dma_unmap_page(shm->dev, shm->ring_addr, size,
-				       DMA_BIDIRECTIONAL);
-		goto free_pages;
-	}
+	/* The peer is this kernel: it reaches them by physical address. */
+	shm->ring_addr = page_to_phys(shm->pages);
+	shm->ctl_addr = page_to_phys(shm->ctl_page);
 	return shm;
 free_pages:
 	if (shm->pages)
 		__free_pages(shm->pages, shm->order);
 	if (shm->ctl_page)
 		__free_page(shm->ctl_page);
-free:
-	if (shm->dev)
-		put_device(shm->dev);
 	kfree(shm);
 	return NULL;
 }
@@ -193,18 +169,13 @@ static void *scif_shm_peer_ptr(struct scif_link *link, u64 a, size_t len)
 {
 	u64 last;
 
-	if (check_add_overflow(a, (u64)len - 1, &last))
+	if (!link->rma_local || check_add_overflow(a, (u64)len - 1, &last))
 		return NULL;
-	if (link->rma_local) {
-		/* This very kernel: its own pages, in the direct map. */
-		if (!pfn_valid(PHYS_PFN(a)) || !pfn_valid(PHYS_PFN(last)) ||
-		    PageReserved(pfn_to_page(PHYS_PFN(a))))
-			return NULL;
-		return phys_to_virt(a);
-	}
-	if (!link->peer_mem || last >= link->peer_mem_size)
+	/* This very kernel: its own pages, in the direct map. */
+	if (!pfn_valid(PHYS_PFN(a)) || !pfn_valid(PHYS_PFN(last)) ||
+	    PageReserved(pfn_to_page(PHYS_PFN(a))))
 		return NULL;
-	return link->peer_mem + a;
+	return phys_to_virt(a);
 }
 
 /**
@@ -410,7 +381,7 @@ int scif_shm_write(struct scif_shm *shm, u32 seq, u32 peer_size,
 	}
 	memcpy(shm->peer_ring + off, buf, first);
 	memcpy(shm->peer_ring, (const u8 *)buf + first, len - first);
-	smp_wmb();	/* the bytes before the index that covers them */
+	wmb();	/* the bytes before the index (a window may combine writes) */
 	WRITE_ONCE(shm->peer_ctl->written, cpu_to_le32(seq + len));
 	spin_unlock(&shm->lock);
 	return 0;
@@ -451,7 +422,7 @@ void scif_shm_arm(struct scif_shm *shm, bool rx)
 		(void)READ_ONCE(*armed);
 	}
 	spin_unlock(&shm->lock);
-	smp_mb();	/* the armed count before our next look at the index */
+	mb();	/* the armed count before our next look at the index */
 }
 
 /**
@@ -467,13 +438,37 @@ bool scif_shm_wake_due(struct scif_shm *shm, bool rx)
 	u32 *answered = rx ? &shm->rx_answered : &shm->tx_answered;
 	u32 armed;
 
-	smp_mb();	/* our index before the peer's armed count */
+	mb();	/* our index before the peer's armed count */
 	armed = le32_to_cpu(rx ? READ_ONCE(shm->ctl->rx_armed) :
 				 READ_ONCE(shm->ctl->tx_armed));
 	if (armed == *answered)
 		return false;
 	*answered = armed;
 	return true;
+}
+
+/**
+ * scif_shm_show() - print a shared-memory stream's published indices
+ * @m: the debugfs file
+ * @shm: the state
+ * @read: our read position
+ * @sent: our write position
+ *
+ * Prints, relative to our own positions, what the peer published in our
+ * control block (bytes written beyond @read, bytes consumed short of
+ * @sent), then its armed counts against those we answered, then ours.
+ */
+void scif_shm_show(struct seq_file *m, struct scif_shm *shm, u32 read,
+		   u32 sent)
+{
+	struct scif_wire_shm_ctl *c = shm->ctl;
+
+	seq_printf(m, "  shm written %u/%u consumed %u/%u peer-armed rx %u/%u tx %u/%u ours rx %u tx %u",
+		   le32_to_cpu(READ_ONCE(c->written)), read,
+		   le32_to_cpu(READ_ONCE(c->consumed)), sent,
+		   le32_to_cpu(READ_ONCE(c->rx_armed)), shm->rx_answered,
+		   le32_to_cpu(READ_ONCE(c->tx_armed)), shm->tx_answered,
+		   shm->rx_gen, shm->tx_gen);
 }
 
 /**

@@ -16,10 +16,10 @@
  */
 #define SCIF_SHM_PIECE	SZ_32K
 
-struct device;
 struct page;
 struct scif_endpt;
 struct scif_instance;
+struct seq_file;
 struct scif_wire_shm;
 struct scif_wire_shm_ctl;
 
@@ -28,8 +28,6 @@ struct scif_wire_shm_ctl;
  * @qlink: entry in its node's quarantine, once closed (&scif_node.shm_q)
  * @ep_id: id of the endpoint, by which the peer releases it
  * @node: the peer's node
- * @dev: the device our pages are DMA-mapped for (a reference), or NULL
- *	 where the peer reaches them by physical address
  * @pages: our receive ring, physically contiguous, of order @order
  * @order: see @pages
  * @ring: @pages in the direct map
@@ -64,7 +62,6 @@ struct scif_shm {
 	struct list_head qlink;
 	u64 ep_id;
 	u16 node;
-	struct device *dev;
 	struct page *pages;
 	unsigned int order;
 	u8 *ring;
@@ -105,6 +102,8 @@ int scif_shm_write(struct scif_shm *shm, u32 seq, u32 peer_size,
 void scif_shm_publish_read(struct scif_shm *shm, u32 read);
 void scif_shm_arm(struct scif_shm *shm, bool rx);
 bool scif_shm_wake_due(struct scif_shm *shm, bool rx);
+void scif_shm_show(struct seq_file *m, struct scif_shm *shm, u32 read,
+		   u32 sent);
 u32 scif_shm_written(struct scif_shm *shm);
 u32 scif_shm_consumed(struct scif_shm *shm);
 

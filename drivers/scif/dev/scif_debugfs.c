@@ -8,6 +8,7 @@
 #include <linux/seq_file.h>
 
 #include "../core/scif_core.h"
+#include "../core/scif_shm.h"
 #include "scif_fdev.h"
 
 static int scif_debugfs_endpoints_show(struct seq_file *m, void *v)
@@ -19,10 +20,13 @@ static int scif_debugfs_endpoints_show(struct seq_file *m, void *v)
 	seq_puts(m, "id                 state         port  peer        rxq   txq\n");
 	while ((ep = scif_ep_next(si, &idx))) {
 		spin_lock(&ep->lock);
-		seq_printf(m, "%#-18llx %-13s %-5u %3u:%-7u %-5u %u\n",
+		seq_printf(m, "%#-18llx %-13s %-5u %3u:%-7u %-5u %u",
 			   ep->id, scif_ep_state_name(ep->state), ep->port,
 			   ep->peer.node, ep->peer.port,
 			   ep->rx_seq - ep->rx_read, ep->tx_seq - ep->tx_acked);
+		if (ep->shm && ep->shm->active)
+			scif_shm_show(m, ep->shm, ep->rx_read, ep->tx_seq);
+		seq_putc(m, '\n');
 		spin_unlock(&ep->lock);
 		scif_ep_put(ep);
 	}
