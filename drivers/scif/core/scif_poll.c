@@ -29,9 +29,9 @@ static int scif_poll_arm(struct scif_endpt *ep)
 	lockdep_assert_held(&ep->lock);
 
 	if (ep->rx_seq == ep->rx_read)
-		scif_shm_arm(ep->shm, true);
+		scif_shm_arm(ep->shm, true, ep->rx_seq);
 	if (ep->tx_seq - ep->tx_acked >= ep->tx_ring)
-		scif_shm_arm(ep->shm, false);
+		scif_shm_arm(ep->shm, false, ep->tx_acked);
 	return scif_stream_sync(ep);
 }
 

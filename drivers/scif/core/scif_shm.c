@@ -13,12 +13,13 @@
  * write and no round trip.
  *
  * A message is needed only to wake a side that sleeps. Before it sleeps,
- * a reader (or a sender out of room) bumps an "armed" count in the other
- * side's control block, reads it back (so that the write has landed),
- * and checks once more; the other side, after each move, looks at the
- * count in its own block and sends WAKE when it has not answered it yet.
- * Both sides store, then issue a full barrier, then load what the other
- * stored, so one of them always sees the other.
+ * a reader (or a sender out of room) stores in the other side's control
+ * block the index it has seen (an event index, as virtio rings have),
+ * reads it back (so that the write has landed) and checks once more; the
+ * other side, after each move, sends WAKE when that move carried its index
+ * past the stored one. A move the sleeper had seen already never counts as
+ * its wake-up. Both sides store, then issue a full barrier, then load what
+ * the other stored, so one of them always sees the other.
  *
  * Memory the peer may write is never freed while it still may: an
  * endpoint's ring and control block go with the endpoint only once the
@@ -27,6 +28,7 @@
  * waits in its node's quarantine, which node loss empties.
  */
 #include <kunit/visibility.h>
+#include <linux/dma-mapping.h>
 #include <linux/errno.h>
 #include <linux/gfp.h>
 #include <linux/io.h>
@@ -47,9 +49,28 @@ MODULE_PARM_DESC(stream_shm, "Carry the bytes of new connections through shared 
 
 static void scif_shm_free(struct scif_shm *shm)
 {
+	if (shm->dev) {
+		dma_unmap_page(shm->dev, shm->ring_addr, shm->size,
+			       DMA_BIDIRECTIONAL);
+		dma_unmap_page(shm->dev, shm->ctl_addr, PAGE_SIZE,
+			       DMA_BIDIRECTIONAL);
+		put_device(shm->dev);
+	}
 	__free_pages(shm->pages, shm->order);
 	__free_page(shm->ctl_page);
 	kfree(shm);
+}
+
+/* Map @pg (@len bytes) for the peer; the address it reaches it at. */
+static int scif_shm_map(struct scif_shm *shm, struct page *pg, size_t len,
+			dma_addr_t *addr)
+{
+	if (!shm->dev) {
+		*addr = page_to_phys(pg);
+		return 0;
+	}
+	*addr = dma_map_page(shm->dev, pg, 0, len, DMA_BIDIRECTIONAL);
+	return dma_mapping_error(shm->dev, *addr);
 }
 
 /**
@@ -72,22 +93,19 @@ struct scif_shm *scif_shm_alloc(struct scif_instance *si, u16 node,
 
 	if (!READ_ONCE(scif_stream_shm))
 		return NULL;
-	down_read(&si->nodes_rwsem);
-	n = xa_load(&si->nodes, node);
-	/*
-	 * Links that map the peer's memory through a window (the NTB in
-	 * direct mode) stay on messages for now: on the emulated NTB a reader
-	 * that sleeps in scif_node_wait() can miss its WAKE (seen with
-	 * busy_poll_us=200 within seconds; Documentation/scif-core.rst).
-	 */
-	if (n && n->link->rma_local)
-		usable = true;
-	up_read(&si->nodes_rwsem);
-	if (!usable)
-		return NULL;
 	shm = kzalloc(sizeof(*shm), GFP_KERNEL_ACCOUNT);
 	if (!shm)
 		return NULL;
+	down_read(&si->nodes_rwsem);
+	n = xa_load(&si->nodes, node);
+	if (n && (n->link->rma_local || n->link->peer_mem)) {
+		usable = true;
+		if (!n->link->rma_local && n->link->dma_dev)
+			shm->dev = get_device(n->link->dma_dev);
+	}
+	up_read(&si->nodes_rwsem);
+	if (!usable)
+		goto free;
 	INIT_LIST_HEAD(&shm->qlink);
 	spin_lock_init(&shm->lock);
 	shm->ep_id = ep_id;
@@ -100,15 +118,23 @@ struct scif_shm *scif_shm_alloc(struct scif_instance *si, u16 node,
 		goto free_pages;
 	shm->ring = page_address(shm->pages);
 	shm->ctl = page_address(shm->ctl_page);
-	/* The peer is this kernel: it reaches them by physical address. */
-	shm->ring_addr = page_to_phys(shm->pages);
-	shm->ctl_addr = page_to_phys(shm->ctl_page);
+	if (scif_shm_map(shm, shm->pages, size, &shm->ring_addr))
+		goto free_pages;
+	if (scif_shm_map(shm, shm->ctl_page, PAGE_SIZE, &shm->ctl_addr)) {
+		if (shm->dev)
+			dma_unmap_page(shm->dev, shm->ring_addr, size,
+				       DMA_BIDIRECTIONAL);
+		goto free_pages;
+	}
 	return shm;
 free_pages:
 	if (shm->pages)
 		__free_pages(shm->pages, shm->order);
 	if (shm->ctl_page)
 		__free_page(shm->ctl_page);
+free:
+	if (shm->dev)
+		put_device(shm->dev);
 	kfree(shm);
 	return NULL;
 }
@@ -141,10 +167,6 @@ void scif_shm_reuse(struct scif_shm *shm)
 	shm->active = false;
 	shm->peer_done = false;
 	shm->remote_ok = false;
-	shm->rx_gen = 0;
-	shm->tx_gen = 0;
-	shm->rx_answered = 0;
-	shm->tx_answered = 0;
 	spin_unlock(&shm->lock);
 }
 
@@ -169,13 +191,18 @@ static void *scif_shm_peer_ptr(struct scif_link *link, u64 a, size_t len)
 {
 	u64 last;
 
-	if (!link->rma_local || check_add_overflow(a, (u64)len - 1, &last))
+	if (check_add_overflow(a, (u64)len - 1, &last))
 		return NULL;
-	/* This very kernel: its own pages, in the direct map. */
-	if (!pfn_valid(PHYS_PFN(a)) || !pfn_valid(PHYS_PFN(last)) ||
-	    PageReserved(pfn_to_page(PHYS_PFN(a))))
+	if (link->rma_local) {
+		/* This very kernel: its own pages, in the direct map. */
+		if (!pfn_valid(PHYS_PFN(a)) || !pfn_valid(PHYS_PFN(last)) ||
+		    PageReserved(pfn_to_page(PHYS_PFN(a))))
+			return NULL;
+		return phys_to_virt(a);
+	}
+	if (!link->peer_mem || last >= link->peer_mem_size)
 		return NULL;
-	return phys_to_virt(a);
+	return link->peer_mem + a;
 }
 
 /**
@@ -405,46 +432,47 @@ void scif_shm_publish_read(struct scif_shm *shm, u32 read)
  * @shm: the state
  * @rx: true for a reader waiting for bytes, false for a sender waiting for
  *	room
+ * @seen: the peer's index as the caller last saw it (its write position
+ *	  for a reader, its read position for a sender)
  *
  * The caller checks its condition again afterwards, then sleeps.
  */
-void scif_shm_arm(struct scif_shm *shm, bool rx)
+void scif_shm_arm(struct scif_shm *shm, bool rx, u32 seen)
 {
-	__le32 *armed;
-	u32 gen;
+	__le32 *event;
 
 	spin_lock(&shm->lock);
 	if (shm->remote_ok) {
-		armed = rx ? &shm->peer_ctl->rx_armed : &shm->peer_ctl->tx_armed;
-		gen = rx ? ++shm->rx_gen : ++shm->tx_gen;
-		WRITE_ONCE(*armed, cpu_to_le32(gen));
+		event = rx ? &shm->peer_ctl->rx_event :
+			     &shm->peer_ctl->tx_event;
+		WRITE_ONCE(*event, cpu_to_le32(seen));
 		/* A read through the link completes after the write. */
-		(void)READ_ONCE(*armed);
+		(void)READ_ONCE(*event);
 	}
 	spin_unlock(&shm->lock);
-	mb();	/* the armed count before our next look at the index */
+	mb();	/* the event index before our next look at the peer's */
 }
 
 /**
- * scif_shm_wake_due() - whether the peer waits for the move just made
+ * scif_shm_wake_due() - whether the peer sleeps until the move just made
  * @shm: the state
- * @rx: true after a sender wrote bytes (is the peer's reader armed?),
- *	false after a reader consumed some (is the peer's sender?)
+ * @rx: true after a sender wrote bytes (does the peer's reader wait?),
+ *	false after a reader consumed some (does the peer's sender?)
+ * @from: our index before the move
+ * @to: our index after it
  *
- * Return: true if a WAKE must go out; the armed count is then answered.
+ * Return: true if the move carried our index past the peer's event index,
+ * which the peer then waits to hear of: a WAKE must go out.
  */
-bool scif_shm_wake_due(struct scif_shm *shm, bool rx)
+bool scif_shm_wake_due(struct scif_shm *shm, bool rx, u32 from, u32 to)
 {
-	u32 *answered = rx ? &shm->rx_answered : &shm->tx_answered;
-	u32 armed;
+	u32 event;
 
-	mb();	/* our index before the peer's armed count */
-	armed = le32_to_cpu(rx ? READ_ONCE(shm->ctl->rx_armed) :
-				 READ_ONCE(shm->ctl->tx_armed));
-	if (armed == *answered)
-		return false;
-	*answered = armed;
-	return true;
+	mb();	/* our index before the peer's event index */
+	event = le32_to_cpu(rx ? READ_ONCE(shm->ctl->rx_event) :
+				 READ_ONCE(shm->ctl->tx_event));
+	/* The event index lies in [from, to): the sleeper saw no more. */
+	return to - event - 1 < to - from;
 }
 
 /**
@@ -454,21 +482,20 @@ bool scif_shm_wake_due(struct scif_shm *shm, bool rx)
  * @read: our read position
  * @sent: our write position
  *
- * Prints, relative to our own positions, what the peer published in our
- * control block (bytes written beyond @read, bytes consumed short of
- * @sent), then its armed counts against those we answered, then ours.
+ * Prints what the peer published in our control block against our own
+ * positions: its write position against our read one, its read position
+ * against our write one, and its event indices.
  */
 void scif_shm_show(struct seq_file *m, struct scif_shm *shm, u32 read,
 		   u32 sent)
 {
 	struct scif_wire_shm_ctl *c = shm->ctl;
 
-	seq_printf(m, "  shm written %u/%u consumed %u/%u peer-armed rx %u/%u tx %u/%u ours rx %u tx %u",
+	seq_printf(m, "  shm written %u/%u consumed %u/%u events rx %u tx %u",
 		   le32_to_cpu(READ_ONCE(c->written)), read,
 		   le32_to_cpu(READ_ONCE(c->consumed)), sent,
-		   le32_to_cpu(READ_ONCE(c->rx_armed)), shm->rx_answered,
-		   le32_to_cpu(READ_ONCE(c->tx_armed)), shm->tx_answered,
-		   shm->rx_gen, shm->tx_gen);
+		   le32_to_cpu(READ_ONCE(c->rx_event)),
+		   le32_to_cpu(READ_ONCE(c->tx_event)));
 }
 
 /**

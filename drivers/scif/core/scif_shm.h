@@ -7,6 +7,7 @@
 
 #include <linux/list.h>
 #include <linux/sizes.h>
+#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -16,6 +17,7 @@
  */
 #define SCIF_SHM_PIECE	SZ_32K
 
+struct device;
 struct page;
 struct scif_endpt;
 struct scif_instance;
@@ -28,6 +30,8 @@ struct scif_wire_shm_ctl;
  * @qlink: entry in its node's quarantine, once closed (&scif_node.shm_q)
  * @ep_id: id of the endpoint, by which the peer releases it
  * @node: the peer's node
+ * @dev: the device our pages are DMA-mapped for (a reference), or NULL
+ *	 where the peer reaches them by physical address
  * @pages: our receive ring, physically contiguous, of order @order
  * @order: see @pages
  * @ring: @pages in the direct map
@@ -51,17 +55,12 @@ struct scif_wire_shm_ctl;
  *	       so that nobody writes once the mapping may be gone
  * @peer_ring: the peer's receive ring in our mapping of its memory
  * @peer_ctl: the peer's control block, likewise
- * @rx_gen: how often our reader armed the peer's &scif_wire_shm_ctl.rx_armed
- * @tx_gen: the same for our sender
- * @rx_answered: the peer reader's last armed count we sent WAKE for
- *		 (senders only, under &scif_endpt.send_mutex)
- * @tx_answered: the peer sender's (readers only, under
- *		 &scif_endpt.recv_mutex)
  */
 struct scif_shm {
 	struct list_head qlink;
 	u64 ep_id;
 	u16 node;
+	struct device *dev;
 	struct page *pages;
 	unsigned int order;
 	u8 *ring;
@@ -77,10 +76,6 @@ struct scif_shm {
 	bool remote_ok;
 	u8 *peer_ring;
 	struct scif_wire_shm_ctl *peer_ctl;
-	u32 rx_gen;
-	u32 tx_gen;
-	u32 rx_answered;
-	u32 tx_answered;
 };
 
 struct scif_shm *scif_shm_alloc(struct scif_instance *si, u16 node,
@@ -100,8 +95,8 @@ unsigned int scif_shm_quarantined(struct scif_instance *si, u16 node);
 int scif_shm_write(struct scif_shm *shm, u32 seq, u32 peer_size,
 		   const void *buf, u32 len);
 void scif_shm_publish_read(struct scif_shm *shm, u32 read);
-void scif_shm_arm(struct scif_shm *shm, bool rx);
-bool scif_shm_wake_due(struct scif_shm *shm, bool rx);
+void scif_shm_arm(struct scif_shm *shm, bool rx, u32 seen);
+bool scif_shm_wake_due(struct scif_shm *shm, bool rx, u32 from, u32 to);
 void scif_shm_show(struct seq_file *m, struct scif_shm *shm, u32 read,
 		   u32 sent);
 u32 scif_shm_written(struct scif_shm *shm);

@@ -194,12 +194,21 @@ static bool scif_stream_cond_ready(const void *arg)
 	return c->ready(c->ep, c->fseq);
 }
 
-/* A shared-memory stream: have the peer send WAKE on its next move. */
+/*
+ * A shared-memory stream: have the peer send WAKE once it moves past what
+ * we have seen of it.
+ */
 static void scif_stream_cond_arm(const void *arg)
 {
 	const struct scif_stream_cond *c = arg;
+	struct scif_endpt *ep = c->ep;
+	bool rx = c->ready == scif_recv_ready;
+	u32 seen;
 
-	scif_shm_arm(c->ep->shm, c->ready == scif_recv_ready);
+	spin_lock(&ep->lock);
+	seen = rx ? ep->rx_seq : ep->tx_acked;
+	spin_unlock(&ep->lock);
+	scif_shm_arm(ep->shm, rx, seen);
 }
 
 /*
@@ -287,7 +296,7 @@ static int __scif_send(scif_epd_t epd, void *msg, int len, int flags)
 			if (ret)
 				break;
 			done += chunk;
-			if (scif_shm_wake_due(ep->shm, true))
+			if (scif_shm_wake_due(ep->shm, true, seq, seq + chunk))
 				scif_stream_wake(ep);
 			continue;
 		}
@@ -381,7 +390,7 @@ static int scif_ring_read(struct scif_endpt *ep, u8 *buf, u32 len,
 	if (shm) {
 		/* The room is the sender's at once; wake it if it sleeps. */
 		scif_shm_publish_read(ep->shm, read);
-		if (scif_shm_wake_due(ep->shm, false))
+		if (scif_shm_wake_due(ep->shm, false, read - n, read))
 			scif_stream_wake(ep);
 	}
 	return n;

@@ -72,8 +72,8 @@
  *		       each message continues where the previous one ended
  * @SCIF_MSG_RMA_DONE: the staged request of tag @seq ended; @arg is 0 or a
  *		       positive errno
- * @SCIF_MSG_WAKE: a shared-memory stream moved while @dst_ep waits for
- *		   it (it armed &struct scif_wire_shm_ctl)
+ * @SCIF_MSG_WAKE: a shared-memory stream moved past the event index @dst_ep
+ *		   left in &struct scif_wire_shm_ctl before it slept
  * @SCIF_MSG_RELEASE: @src_ep no longer writes into the memory @dst_ep
  *		      offered for its stream, which may be freed
  * @SCIF_MSG_NR: number of types, not a type
@@ -174,9 +174,11 @@ struct scif_wire_shm {
  * @written: bytes the peer wrote into our receive ring in total (mod 2^32);
  *	     written after the bytes themselves
  * @consumed: bytes of our stream the peer has read in total: our credit
- * @rx_armed: bumped by the peer before its reader sleeps for data; we send
- *	      WAKE when we write while it differs from what we last answered
- * @tx_armed: the same for the peer's sender, sleeping for room
+ * @rx_event: stored by the peer's reader before it sleeps: the write
+ *	      position it has seen. We send WAKE when a write of ours carries
+ *	      our write position past it
+ * @tx_event: the same for the peer's sender, sleeping for room: the read
+ *	      position of ours it has seen
  *
  * It lives in the memory of the endpoint that reads it and is written only
  * by the peer, through the link: every read here is local, every write
@@ -185,8 +187,8 @@ struct scif_wire_shm {
 struct scif_wire_shm_ctl {
 	__le32 written;
 	__le32 consumed;
-	__le32 rx_armed;
-	__le32 tx_armed;
+	__le32 rx_event;
+	__le32 tx_event;
 };
 
 #define SCIF_WIRE_MSG_SIZE	64

@@ -2,8 +2,8 @@
 /*
  * In-memory link queues: a message sent is copied into a packet and
  * delivered later by a work item, in order, as with a real transport. A
- * queue may allow stream data and credits to be delivered in the sender's
- * context while nothing else is pending (see &scif_link_queue.inline_rx).
+ * queue may allow stream data, credits and wake-ups to be delivered in the
+ * sender's context while nothing else is pending (see &scif_link_queue.inline_rx).
  */
 #include <linux/errno.h>
 #include <linux/sched.h>
@@ -99,7 +99,8 @@ static int scif_link_queue_send(struct scif_link *link,
 	bool direct = false;
 
 	if (lq->inline_rx && (msg->type == SCIF_MSG_DATA ||
-			      msg->type == SCIF_MSG_CREDIT)) {
+			      msg->type == SCIF_MSG_CREDIT ||
+			      msg->type == SCIF_MSG_WAKE)) {
 		/* Nothing sent earlier may still be on its way. */
 		spin_lock(&lq->lock);
 		direct = !lq->dead && !lq->pending;

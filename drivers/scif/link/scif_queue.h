@@ -21,8 +21,8 @@
  * @pkts: messages not yet delivered, oldest first
  * @pending: messages queued or being delivered by @work
  * @dead: set when the queue is stopped; sends then fail with -ENODEV
- * @inline_rx: deliver DATA and CREDIT in the sender's context when nothing
- *	       is pending, as a shared-memory ring would make them visible
+ * @inline_rx: deliver DATA, CREDIT and WAKE in the sender's context when
+ *	       nothing is pending, as a shared-memory ring would make them visible
  *	       at once (loopback only: those handlers never send, so no
  *	       delivery nests inside another)
  * @work: delivers @pkts to @dst, one at a time and in order, in process
