@@ -345,8 +345,11 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 	 * Both offered: the stream goes through shared memory. An offer we
 	 * cannot use leaves it to messages, as if none had been made.
 	 */
-	if (!ret && nep->shm && req->shm)
+	if (!ret && nep->shm && req->shm) {
+		down_read(&si->nodes_rwsem);
 		shm = !scif_shm_attach(si, nep->shm, &req->offer, req->ring);
+		up_read(&si->nodes_rwsem);
+	}
 	mutex_unlock(&nep->mutex);
 	if (ret) {
 		scif_close(nep);
@@ -515,28 +518,35 @@ refuse:
  * The shared-memory part of an ACCEPT for @ep: start writing into the
  * memory the acceptor offered, or, if it offered none, know that it will
  * not write ours. Only for the connect in flight; a replay changes nothing.
+ * The endpoint's lock is held throughout: a connect that timed out may be
+ * followed by a new one, whose scif_ep_alloc_ring() replaces @ep->shm
+ * under that lock.
  */
 static int scif_connect_shm(struct scif_instance *si, struct scif_endpt *ep,
 			    u16 node, u16 sport, u16 dport,
 			    const struct scif_wire_shm *offer, u32 ring)
 {
-	bool pending;
+	int ret = 0;
 
+	down_read(&si->nodes_rwsem);
 	spin_lock(&ep->lock);
-	pending = ep->state == SCIF_EP_CONNECTING && ep->peer.node == node &&
-		  ep->peer.port == sport && ep->port == dport;
-	spin_unlock(&ep->lock);
-	if (!pending)
-		return 0;
+	if (ep->state != SCIF_EP_CONNECTING || ep->peer.node != node ||
+	    ep->peer.port != sport || ep->port != dport)
+		goto out;
 	if (!offer) {
 		if (ep->shm)
 			scif_shm_set_peer_done(ep->shm);
-		return 0;
+		goto out;
 	}
 	/* An offer we did not ask for is a lie. */
 	if (!ep->shm || !ep->shm->offered)
-		return -EPROTO;
-	return scif_shm_attach(si, ep->shm, offer, ring);
+		ret = -EPROTO;
+	else
+		ret = scif_shm_attach(si, ep->shm, offer, ring);
+out:
+	spin_unlock(&ep->lock);
+	up_read(&si->nodes_rwsem);
+	return ret;
 }
 
 /* ACCEPT: the request of dst_ep was accepted by src_ep. */

@@ -32,6 +32,7 @@
 #include <linux/errno.h>
 #include <linux/gfp.h>
 #include <linux/io.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/seq_file.h>
@@ -207,11 +208,16 @@ static void *scif_shm_peer_ptr(struct scif_link *link, u64 a, size_t len)
 
 /**
  * scif_shm_attach() - start writing into the memory the peer offered
- * @si: the instance
+ * @si: the instance; the caller holds @si->nodes_rwsem for reading, so
+ *	that the node cannot go (and its mapping with it) before @remote_ok
+ *	is set, which scif_node_remove() then clears before unmapping
  * @shm: our state, offered to the peer
  * @w: the peer's offer
  * @peer_size: the peer's ring size, checked by the caller to lie within
  *	       %SCIF_WIRE_RING_MIN..%SCIF_WIRE_RING_MAX
+ *
+ * Does not sleep, so that a caller may hold the endpoint's lock (which
+ * keeps @shm from being replaced under it).
  *
  * Return: 0, -EPROTO (addresses outside what the link reaches, or
  * misaligned), -ENODEV (the node is gone).
@@ -220,36 +226,29 @@ int scif_shm_attach(struct scif_instance *si, struct scif_shm *shm,
 		    const struct scif_wire_shm *w, u32 peer_size)
 {
 	u64 ring = le64_to_cpu(w->ring), ctl = le64_to_cpu(w->ctl);
-	struct scif_wire_shm_ctl *pctl = NULL;
+	struct scif_wire_shm_ctl *pctl;
 	struct scif_node *n;
-	u8 *pring = NULL;
-	int ret = -ENODEV;
+	u8 *pring;
+
+	lockdep_assert_held_read(&si->nodes_rwsem);
 
 	if (!is_power_of_2(peer_size) || (ring & ~PAGE_MASK) ||
 	    (ctl & (sizeof(*pctl) - 1)))
 		return -EPROTO;
-	down_read(&si->nodes_rwsem);
 	n = xa_load(&si->nodes, shm->node);
-	if (n) {
-		ret = -EPROTO;
-		pring = scif_shm_peer_ptr(n->link, ring, peer_size);
-		pctl = scif_shm_peer_ptr(n->link, ctl, sizeof(*pctl));
-		if (pring && pctl) {
-			/*
-			 * The mapping stays until scif_node_remove(), which
-			 * clears @remote_ok first (scif_shm_stop()).
-			 */
-			spin_lock(&shm->lock);
-			shm->peer_ring = pring;
-			shm->peer_ctl = pctl;
-			shm->remote_ok = true;
-			shm->active = true;
-			spin_unlock(&shm->lock);
-			ret = 0;
-		}
-	}
-	up_read(&si->nodes_rwsem);
-	return ret;
+	if (!n)
+		return -ENODEV;
+	pring = scif_shm_peer_ptr(n->link, ring, peer_size);
+	pctl = scif_shm_peer_ptr(n->link, ctl, sizeof(*pctl));
+	if (!pring || !pctl)
+		return -EPROTO;
+	spin_lock(&shm->lock);
+	shm->peer_ring = pring;
+	shm->peer_ctl = pctl;
+	shm->remote_ok = true;
+	shm->active = true;
+	spin_unlock(&shm->lock);
+	return 0;
 }
 
 /**
