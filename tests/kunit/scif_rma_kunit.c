@@ -561,6 +561,68 @@ static void rma_hostile_peer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(ctx->cbuf, ctx->sbuf, 2 * PAGE_SIZE), 0);
 }
 
+/* Whether the client knows a complete peer window at @off. */
+static bool peer_win_complete(struct rma_ctx *ctx, u64 off)
+{
+	struct scif_endpt *c = ctx->n.c;
+	struct scif_window *w;
+	bool ok;
+
+	mutex_lock(&c->rma->lock);
+	w = scif_wtree_find(&c->rma->remote, off);
+	ok = w && w->nr_recv == w->nr_pages;
+	mutex_unlock(&c->rma->lock);
+	return ok;
+}
+
+/* REG_OPEN carrying the first page addresses, and lies about them. */
+static void rma_reg_open_carries_pages(struct kunit *test)
+{
+	struct rma_ctx *ctx = test->priv;
+	struct scif_endpt *c = ctx->n.c;
+	struct scif_node_stats st0, st1;
+	struct {
+		struct scif_wire_reg r;
+		__le64 pg[2];
+	} __packed m = {};
+	u64 off = 1ULL << 30;
+
+	scif_node_stats(ctx->n.a, 1, &st0);
+	m.r.prot = cpu_to_le32(RW);
+	m.pg[0] = cpu_to_le64(page_to_phys(vmalloc_to_page(ctx->sbuf)));
+	m.pg[1] = m.pg[0];
+	/* More addresses than pages, and a torn address: refused. */
+	m.r.offset = cpu_to_le64(off);
+	m.r.nr_pages = cpu_to_le64(1);
+	hostile(test, SCIF_MSG_REG_OPEN, 3000, 0, &m, sizeof(m));
+	KUNIT_EXPECT_FALSE(test, peer_win_complete(ctx, off));
+	m.r.nr_pages = cpu_to_le64(2);
+	hostile(test, SCIF_MSG_REG_OPEN, 3001, 0, &m, sizeof(m) - 4);
+	KUNIT_EXPECT_FALSE(test, peer_win_complete(ctx, off));
+	scif_node_stats(ctx->n.a, 1, &st1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&st1.rx_drops) -
+			atomic64_read(&st0.rx_drops), 2);
+	/* Every page in REG_OPEN: complete with no REG_PAGES. */
+	hostile(test, SCIF_MSG_REG_OPEN, 3002, 0, &m, sizeof(m));
+	KUNIT_EXPECT_TRUE(test, peer_win_complete(ctx, off));
+	/* A page too many after that is a lie. */
+	scif_node_stats(ctx->n.a, 1, &st0);
+	hostile(test, SCIF_MSG_REG_PAGES, 3002, 2, m.pg, sizeof(m.pg[0]));
+	scif_node_stats(ctx->n.a, 1, &st1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&st1.rx_drops) -
+			atomic64_read(&st0.rx_drops), 1);
+	/* The first page in REG_OPEN, the second in REG_PAGES. */
+	off += 4 * PAGE_SIZE;
+	m.r.offset = cpu_to_le64(off);
+	hostile(test, SCIF_MSG_REG_OPEN, 3003, 0, &m, sizeof(m) - 8);
+	KUNIT_EXPECT_FALSE(test, peer_win_complete(ctx, off));
+	hostile(test, SCIF_MSG_REG_PAGES, 3003, 1, m.pg, sizeof(m.pg[0]));
+	KUNIT_EXPECT_TRUE(test, peer_win_complete(ctx, off));
+	mutex_lock(&c->rma->lock);
+	KUNIT_EXPECT_EQ(test, c->rma->remote_pages, 4UL);
+	mutex_unlock(&c->rma->lock);
+}
+
 static void rma_close_releases(struct kunit *test)
 {
 	struct rma_ctx *ctx = test->priv;
@@ -696,6 +758,7 @@ static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_peer_signals_run_on_done),
 	KUNIT_CASE(rma_fence_peer_over_cap),
 	KUNIT_CASE(rma_hostile_peer),
+	KUNIT_CASE(rma_reg_open_carries_pages),
 	KUNIT_CASE(rma_close_releases),
 	KUNIT_CASE(rma_late_unreg_ack),
 	KUNIT_CASE(rma_late_reg_answers),

@@ -39,7 +39,9 @@
  *			 @dst_ep is reset. @src_ep no longer writes into
  *			 @dst_ep's memory
  * @SCIF_MSG_REG_OPEN: @src_ep registers its window @arg; the data is one
- *		       &struct scif_wire_reg
+ *		       &struct scif_wire_reg, followed by the addresses of
+ *		       the window's first pages (as in REG_PAGES from page
+ *		       0; none, or as many as fit)
  * @SCIF_MSG_REG_PAGES: page addresses of window @arg: @len / 8 __le64
  *			values, the first being page @seq of the window.
  *			Pages arrive in order; the last one completes the
@@ -130,7 +132,7 @@ struct scif_wire_msg {
 };
 
 /**
- * struct scif_wire_reg - data of a REG_OPEN message
+ * struct scif_wire_reg - head of the data of a REG_OPEN message
  * @offset: first byte of the window in the sender's registered address space
  * @nr_pages: length of the window in pages
  * @prot: %SCIF_PROT_READ / %SCIF_PROT_WRITE

@@ -4,8 +4,9 @@
  * scif_unregister(), and the RMA side of closing an endpoint.
  *
  * A new window enters our tree as REGISTERING, is advertised to the peer
- * (REG_OPEN, then its page addresses in REG_PAGES chunks no larger than the
- * link carries), and becomes ACTIVE when the peer acknowledges it. An
+ * (REG_OPEN with its first page addresses, then the rest in REG_PAGES
+ * chunks no larger than the link carries), and becomes ACTIVE when the
+ * peer acknowledges it. An
  * unregistered window turns UNREGISTERING at once (no new RMA finds it) but
  * keeps its offsets and its pages until the peer confirms with UNREG_ACK
  * that it dropped the window and no RMA of its own still uses it.
@@ -70,35 +71,46 @@ static int scif_win_map(struct scif_endpt *ep, struct scif_window *win)
 	return 0;
 }
 
-/* Advertise @win to the peer: REG_OPEN, then the pages in chunks. */
+/*
+ * Advertise @win to the peer: REG_OPEN carries the window and as many of
+ * its page addresses as fit in one message; REG_PAGES carry the rest, in
+ * chunks. A window of up to a few hundred pages thus costs one message.
+ */
 static int scif_win_advertise(struct scif_endpt *ep, struct scif_window *win)
 {
-	size_t chunk = scif_node_max_data(ep->si, ep->peer.node) / sizeof(u64);
-	struct scif_wire_reg reg = {
-		.offset = cpu_to_le64(win->offset),
-		.nr_pages = cpu_to_le64(win->nr_pages),
-		.prot = cpu_to_le32(win->prot),
-	};
+	size_t max = min_t(size_t, scif_node_max_data(ep->si, ep->peer.node),
+			   SCIF_WIRE_DATA_MAX);
+	struct scif_wire_reg *reg;
 	unsigned long i, n, k;
-	__le64 *buf;
+	__le64 *addrs;
+	u8 *buf;
 	int ret;
 
-	if (!chunk)
+	if (max < sizeof(*reg) + sizeof(*addrs))
 		return -ENODEV;
-	chunk = min_t(size_t, chunk, SCIF_WIRE_DATA_MAX / sizeof(u64));
-	ret = scif_rma_send(ep, SCIF_MSG_REG_OPEN, win->id, 0, &reg,
-			    sizeof(reg));
-	if (ret)
-		return ret;
-	buf = kmalloc_array(chunk, sizeof(*buf), GFP_KERNEL);
+	buf = kmalloc(max, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	for (i = 0; i < win->nr_pages && !ret; i += n) {
-		n = min_t(unsigned long, chunk, win->nr_pages - i);
+	reg = (struct scif_wire_reg *)buf;
+	reg->offset = cpu_to_le64(win->offset);
+	reg->nr_pages = cpu_to_le64(win->nr_pages);
+	reg->prot = cpu_to_le32(win->prot);
+	reg->rsvd = 0;
+	addrs = (__le64 *)(reg + 1);
+	n = min_t(unsigned long, win->nr_pages,
+		  (max - sizeof(*reg)) / sizeof(*addrs));
+	for (k = 0; k < n; k++)
+		addrs[k] = cpu_to_le64(win->addrs[k]);
+	ret = scif_rma_send(ep, SCIF_MSG_REG_OPEN, win->id, 0, buf,
+			    sizeof(*reg) + n * sizeof(*addrs));
+	addrs = (__le64 *)buf;
+	for (i = n; i < win->nr_pages && !ret; i += n) {
+		n = min_t(unsigned long, max / sizeof(*addrs),
+			  win->nr_pages - i);
 		for (k = 0; k < n; k++)
-			buf[k] = cpu_to_le64(win->addrs[i + k]);
+			addrs[k] = cpu_to_le64(win->addrs[i + k]);
 		ret = scif_rma_send(ep, SCIF_MSG_REG_PAGES, win->id, i, buf,
-				    n * sizeof(*buf));
+				    n * sizeof(*addrs));
 	}
 	kfree(buf);
 	return ret;

@@ -76,24 +76,30 @@ static struct scif_window *scif_rwin_remove(struct scif_rma_ep *rma,
 	return win;
 }
 
-static int scif_rma_reg_open(struct scif_endpt *ep, u32 id,
+static int scif_rma_reg_addrs(struct scif_endpt *ep, u16 node, u32 id,
+			      u32 first, const void *data, size_t len);
+
+static int scif_rma_reg_open(struct scif_endpt *ep, u16 node, u32 id,
 			     const struct scif_wire_msg *msg,
 			     const void *data, size_t len)
 {
 	struct scif_rma_ep *rma = ep->rma;
 	struct scif_wire_reg reg;
 	struct scif_window *win;
+	size_t extra;
 	u64 offset, nr;
 	int prot, ret;
 
-	if (len != sizeof(reg) || msg->seq)
+	if (len < sizeof(reg) || (len - sizeof(reg)) % sizeof(u64) || msg->seq)
 		return -EPROTO;
 	memcpy(&reg, data, sizeof(reg));
+	extra = (len - sizeof(reg)) / sizeof(u64);
 	offset = le64_to_cpu(reg.offset);
 	nr = le64_to_cpu(reg.nr_pages);
 	prot = le32_to_cpu(reg.prot);
 	if (reg.rsvd || !prot || prot & ~SCIF_PROT_MASK || !nr ||
-	    nr > U32_MAX || offset & ~PAGE_MASK || offset > SCIF_RAS_LAST ||
+	    nr > U32_MAX || extra > nr || offset & ~PAGE_MASK ||
+	    offset > SCIF_RAS_LAST ||
 	    (nr << PAGE_SHIFT) - 1 > SCIF_RAS_LAST - offset) {
 		scif_rma_nack(ep, id, -EINVAL);
 		return -EPROTO;
@@ -141,6 +147,11 @@ static int scif_rma_reg_open(struct scif_endpt *ep, u32 id,
 		return ret == -EADDRINUSE || ret == -EEXIST || ret == -EINVAL ?
 		       -EPROTO : 0;
 	}
+	/* The first page addresses may come along. */
+	if (extra)
+		return scif_rma_reg_addrs(ep, node, id, 0,
+					  (const u8 *)data + sizeof(reg),
+					  len - sizeof(reg));
 	return 0;
 }
 
@@ -166,13 +177,16 @@ static bool scif_rma_addr_ok(struct scif_instance *si, u16 node, u64 a)
 	return ok;
 }
 
-static int scif_rma_reg_pages(struct scif_endpt *ep, u16 node, u32 id,
-			      const struct scif_wire_msg *msg,
-			      const void *data, size_t len)
+/*
+ * Page addresses of peer window @id, the first being its page @first:
+ * from REG_PAGES, or following the window in REG_OPEN. The last page
+ * completes the window and is answered with REG_ACK.
+ */
+static int scif_rma_reg_addrs(struct scif_endpt *ep, u16 node, u32 id,
+			      u32 first, const void *data, size_t len)
 {
 	struct scif_rma_ep *rma = ep->rma;
 	struct scif_window *win, *bad = NULL;
-	u32 first = le32_to_cpu(msg->seq);
 	size_t i, count = len / sizeof(u64);
 	bool done = false;
 	__le64 v;
@@ -219,6 +233,14 @@ unlock:
 	if (done)
 		scif_rma_send(ep, SCIF_MSG_REG_ACK, id, 0, NULL, 0);
 	return ret;
+}
+
+static int scif_rma_reg_pages(struct scif_endpt *ep, u16 node, u32 id,
+			      const struct scif_wire_msg *msg,
+			      const void *data, size_t len)
+{
+	return scif_rma_reg_addrs(ep, node, id, le32_to_cpu(msg->seq), data,
+				  len);
 }
 
 static int scif_rma_reg_ack(struct scif_endpt *ep, u32 id, u32 err)
@@ -369,7 +391,7 @@ int scif_handle_rma(struct scif_instance *si, u16 node,
 		goto out;
 	switch (msg->type) {
 	case SCIF_MSG_REG_OPEN:
-		ret = scif_rma_reg_open(ep, arg, msg, data, len);
+		ret = scif_rma_reg_open(ep, node, arg, msg, data, len);
 		break;
 	case SCIF_MSG_REG_PAGES:
 		ret = scif_rma_reg_pages(ep, node, arg, msg, data, len);
