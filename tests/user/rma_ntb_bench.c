@@ -13,8 +13,9 @@
  *   and with no flag (the DMA engine if the node has one, else the CPU),
  *   a fence after every 8 RMAs and at the end of each timed run;
  * - registration cost: scif_register and scif_unregister of 1 .. 16384
- *   pages (one window), after the endpoint's first registration (shown
- *   apart: it also sets up the endpoint's RMA state on both nodes);
+ *   pages (one window; mean, and median of the registrations), after the
+ *   endpoint's first registration (shown apart: it also sets up the
+ *   endpoint's RMA state on both nodes);
  * - latency of an 8-byte SCIF_RMA_SYNC scif_writeto to a random window
  *   while 1, 10, .. MAXWIN (default 100000) one-page windows are registered
  *   on each node (the same page registered over and over), measured
@@ -188,9 +189,16 @@ static void table_bandwidth(scif_epd_t epd)
 	}
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 static void table_registration(scif_epd_t epd, char *buf)
 {
-	double treg, tunreg, t0;
+	double treg, tunreg, t0, t[20];
 	long pages, n, i;
 	off_t o;
 
@@ -208,9 +216,13 @@ static void table_registration(scif_epd_t epd, char *buf)
 		die("scif_unregister");
 	printf("\nfirst registration of the endpoint (1 page): %.1f us\n",
 	       treg * 1e6);
+	/*
+	 * The median beside the mean: on a shared host a few rounds wait
+	 * milliseconds for a CPU, and the rig's own round trips are medians.
+	 */
 	printf("registration cost (one window of N pages, registered and unregistered)\n");
-	printf("%8s %8s %14s %16s %12s\n", "pages", "rounds", "register us",
-	       "unregister us", "us per page");
+	printf("%8s %8s %14s %14s %16s %12s\n", "pages", "rounds",
+	       "register us", "median us", "unregister us", "us per page");
 	for (pages = 1; pages <= (long)(BIG / page); pages *= 4) {
 		treg = 0;
 		tunreg = 0;
@@ -220,15 +232,18 @@ static void table_registration(scif_epd_t epd, char *buf)
 			o = scif_register(epd, buf, pages * page, 0, RW, 0);
 			if (o < 0)
 				die("scif_register");
-			treg += now() - t0;
+			t[i] = now() - t0;
+			treg += t[i];
 			t0 = now();
 			if (scif_unregister(epd, o, pages * page))
 				die("scif_unregister");
 			tunreg += now() - t0;
 		}
-		printf("%8ld %8ld %14.1f %16.1f %12.2f\n", pages, n,
-		       treg / n * 1e6, tunreg / n * 1e6,
-		       (treg + tunreg) / n / pages * 1e6);
+		qsort(t, n, sizeof(t[0]), cmp_double);
+		printf("%8ld %8ld %14.1f %14.1f %16.1f %12.2f\n", pages, n,
+		       treg / n * 1e6,
+		       (n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2) * 1e6,
+		       tunreg / n * 1e6, (treg + tunreg) / n / pages * 1e6);
 		fflush(stdout);
 	}
 }
