@@ -543,6 +543,68 @@ static void test_poll_basic(void)
 	scif_close(b);
 }
 
+/* Set the scif module's stream_shm parameter; false if it cannot be. */
+static int set_stream_shm(const char *v)
+{
+	FILE *f = fopen("/sys/module/scif/parameters/stream_shm", "w");
+	int ok;
+
+	if (!f)
+		return 0;
+	ok = fputs(v, f) >= 0;
+	return fclose(f) == 0 && ok;
+}
+
+/*
+ * User memory goes straight between the buffer and the rings: pages not
+ * yet present are faulted in on the way, and a hole in the buffer ends
+ * the call there with the bytes before it moved and the rest untouched.
+ */
+static void test_stream_faults(const char *mode)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	scif_epd_t a, b;
+	char *m, *r;
+	long i, bad = 0;
+
+	printf("# user buffers that fault, %s\n", mode);
+	m = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	r = malloc(2 * pg);
+	if (m == MAP_FAILED || !r)
+		bail("mmap");
+	make_pair(&a, &b);
+	/* Never touched: every page faults in during the send. */
+	EXPECT_EQ(scif_send(a, m, 2 * pg, SCIF_SEND_BLOCK), 2 * pg);
+	memset(r, 1, 2 * pg);
+	EXPECT_EQ(scif_recv(b, r, 2 * pg, SCIF_RECV_BLOCK), 2 * pg);
+	for (i = 0; i < 2 * pg; i++)
+		bad += r[i] != 0;
+	tap_ok(!bad, "untouched pages arrive as zeros (%ld bad)", bad);
+
+	/* A hole after the second page: the send stops at it. */
+	memset(m, 0x5a, 2 * pg);
+	m[pg] = 0x33;
+	if (munmap(m + 2 * pg, pg))
+		bail("munmap");
+	EXPECT_EQ(scif_send(a, m + pg, 2 * pg, SCIF_SEND_BLOCK), pg);
+	EXPECT_ERR(scif_send(a, m + 2 * pg, pg, SCIF_SEND_BLOCK), EFAULT);
+	/* A receive across the hole takes half and leaves half queued. */
+	EXPECT_EQ(scif_recv(b, m + 2 * pg - pg / 2, pg, SCIF_RECV_BLOCK),
+		  pg / 2);
+	EXPECT_ERR(scif_recv(b, m + 2 * pg, pg, SCIF_RECV_BLOCK), EFAULT);
+	memset(r, 0, pg);
+	EXPECT_EQ(scif_recv(b, r, pg, 0), pg / 2);
+	tap_ok(m[2 * pg - pg / 2] == 0x33 && r[0] == 0x5a &&
+	       r[pg / 2 - 1] == 0x5a,
+	       "the bytes around the hole are the ones sent");
+	EXPECT_EQ(scif_recv(b, r, pg, 0), 0);
+	scif_close(a);
+	scif_close(b);
+	munmap(m, 2 * pg);
+	free(r);
+}
+
 int main(void)
 {
 	char *map;
@@ -571,5 +633,13 @@ int main(void)
 	test_rma_known();
 	test_flush();
 	test_poll_basic();
+	test_stream_faults("through shared memory");
+	/* And again with the bytes in DATA messages (root only). */
+	if (set_stream_shm("N")) {
+		test_stream_faults("in DATA messages");
+		tap_ok(set_stream_shm("Y"), "stream_shm restored");
+	} else {
+		printf("# stream_shm not writable: DATA messages not tried\n");
+	}
 	return tap_done();
 }

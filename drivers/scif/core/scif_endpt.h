@@ -15,6 +15,7 @@
 
 #include "scif_wire.h"
 
+struct iov_iter;
 struct pid;
 struct scif_instance;
 struct scif_rma_ep;
@@ -207,6 +208,8 @@ void scif_connect_node_lost(struct scif_endpt *ep, u16 node);
 /* core/scif_stream.c */
 void scif_ep_reset(struct scif_endpt *ep, int err);
 int scif_stream_sync(struct scif_endpt *ep);
+int scif_send_iter(scif_epd_t epd, struct iov_iter *from, int flags);
+int scif_recv_iter(scif_epd_t epd, struct iov_iter *to, int flags);
 void scif_data_shutdown(struct scif_endpt *ep);
 void scif_data_node_lost(struct scif_endpt *ep, u16 node);
 

@@ -38,6 +38,8 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/uio.h>
 
 #include "scif_core.h"
 #include "scif_link.h"
@@ -387,30 +389,40 @@ EXPORT_SYMBOL_IF_KUNIT(scif_shm_quarantined);
  * @shm: the sender's state (&scif_endpt.send_mutex held)
  * @seq: stream offset of the first byte
  * @peer_size: size of the peer's ring (&scif_endpt.tx_ring)
- * @buf: the bytes
+ * @from: the bytes, kernel or user memory; advanced past those copied
  * @len: how many; the caller checked that the peer has room for them
  *
- * The bytes land before the new write index does.
+ * The copy runs under @shm->lock with page faults disabled, so a part of
+ * user memory that is not present ends it early: the caller faults it in
+ * and comes back. The bytes land before the new write index does, and
+ * the index covers only what was copied.
  *
- * Return: 0, or -ECONNRESET once we may no longer write.
+ * Return: bytes copied (fewer than @len on a fault), or -ECONNRESET once
+ * we may no longer write.
  */
 int scif_shm_write(struct scif_shm *shm, u32 seq, u32 peer_size,
-		   const void *buf, u32 len)
+		   struct iov_iter *from, u32 len)
 {
 	u32 off = seq & (peer_size - 1);
 	u32 first = min(len, peer_size - off);
+	size_t n;
 
 	spin_lock(&shm->lock);
 	if (!shm->remote_ok) {
 		spin_unlock(&shm->lock);
 		return -ECONNRESET;
 	}
-	memcpy(shm->peer_ring + off, buf, first);
-	memcpy(shm->peer_ring, (const u8 *)buf + first, len - first);
-	wmb();	/* the bytes before the index (a window may combine writes) */
-	WRITE_ONCE(shm->peer_ctl->written, cpu_to_le32(seq + len));
+	pagefault_disable();
+	n = copy_from_iter(shm->peer_ring + off, first, from);
+	if (n == first && len > first)
+		n += copy_from_iter(shm->peer_ring, len - first, from);
+	pagefault_enable();
+	if (n) {
+		wmb();	/* the bytes before the index (a window may combine writes) */
+		WRITE_ONCE(shm->peer_ctl->written, cpu_to_le32(seq + n));
+	}
 	spin_unlock(&shm->lock);
-	return 0;
+	return n;
 }
 
 /**

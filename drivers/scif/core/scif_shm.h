@@ -7,7 +7,6 @@
 
 #include <linux/list.h>
 #include <linux/sizes.h>
-#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -18,6 +17,7 @@
 #define SCIF_SHM_PIECE	SZ_32K
 
 struct device;
+struct iov_iter;
 struct page;
 struct scif_endpt;
 struct scif_instance;
@@ -93,7 +93,7 @@ void scif_shm_node_lost(struct list_head *quarantine);
 unsigned int scif_shm_quarantined(struct scif_instance *si, u16 node);
 
 int scif_shm_write(struct scif_shm *shm, u32 seq, u32 peer_size,
-		   const void *buf, u32 len);
+		   struct iov_iter *from, u32 len);
 void scif_shm_publish_read(struct scif_shm *shm, u32 read);
 void scif_shm_arm(struct scif_shm *shm, bool rx, u32 seen);
 bool scif_shm_wake_due(struct scif_shm *shm, bool rx, u32 from, u32 to);

@@ -21,8 +21,11 @@
  * memory (scif_stream_sync()). Only a side that sleeps is sent a WAKE.
  */
 #include <linux/errno.h>
+#include <linux/lockdep.h>
 #include <linux/minmax.h>
+#include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uio.h>
 
 #include "scif_core.h"
 #include "scif_endpt.h"
@@ -250,13 +253,53 @@ static int scif_stream_check(scif_epd_t epd, int len, int flags)
 	return 0;
 }
 
-static int __scif_send(scif_epd_t epd, void *msg, int len, int flags)
+/*
+ * Give back the part of a claimed chunk that was not sent: the stream
+ * ends at @seq again. Only the sender (send_mutex) moves tx_seq, and the
+ * peer was never told of bytes past @seq.
+ */
+static void scif_send_unclaim(struct scif_endpt *ep, u32 seq)
+{
+	lockdep_assert_held(&ep->send_mutex);
+
+	spin_lock(&ep->lock);
+	ep->tx_seq = seq;
+	spin_unlock(&ep->lock);
+}
+
+/* Whether DATA messages can take their bytes from @from in place. */
+static bool scif_send_in_place(const struct iov_iter *from)
+{
+	return iov_iter_is_kvec(from) && from->nr_segs == 1;
+}
+
+/*
+ * The next @len bytes of @from for a DATA message: in place where @from is
+ * one kernel buffer, else copied into @bounce. Returns how many are ready
+ * at *@data (fewer on a fault in user memory).
+ */
+static size_t scif_send_data(struct iov_iter *from, u8 *bounce, u32 len,
+			     const void **data)
+{
+	if (scif_send_in_place(from)) {
+		*data = (const u8 *)from->kvec->iov_base + from->iov_offset;
+		iov_iter_advance(from, len);
+		return len;
+	}
+	*data = bounce;
+	return copy_from_iter(bounce, len, from);
+}
+
+static int __scif_send(scif_epd_t epd, struct iov_iter *from, int flags)
 {
 	struct scif_endpt *ep = epd;
+	int len = min_t(size_t, iov_iter_count(from), INT_MAX);
 	struct scif_wire_msg wmsg;
+	u8 *bounce = NULL;
 	unsigned int fseq;
+	u32 chunk, seq, n;
+	const void *data;
 	int done = 0, ret;
-	u32 chunk, seq;
 	bool shm;
 
 	ret = scif_stream_check(epd, len, flags);
@@ -290,23 +333,44 @@ static int __scif_send(scif_epd_t epd, void *msg, int len, int flags)
 		}
 		if (ret)
 			break;
-		if (chunk && shm) {
-			ret = scif_shm_write(ep->shm, seq, ep->tx_ring,
-					     (u8 *)msg + done, chunk);
+		if (!chunk) {
+			if (!(flags & SCIF_SEND_BLOCK))
+				break;
+			ret = scif_stream_wait(ep, scif_send_ready, fseq);
 			if (ret)
 				break;
-			done += chunk;
-			if (scif_shm_wake_due(ep->shm, true, seq, seq + chunk))
-				scif_stream_wake(ep);
 			continue;
 		}
-		if (chunk) {
-			scif_msg_init(&wmsg, SCIF_MSG_DATA, ep->id, ep->peer_ep,
-				      ep->port, ep->peer.port, 0);
-			wmsg.len = cpu_to_le16(chunk);
-			wmsg.seq = cpu_to_le32(seq);
-			ret = scif_node_send(ep->si, ep->peer.node, &wmsg,
-					     (u8 *)msg + done, chunk);
+		if (shm) {
+			ret = scif_shm_write(ep->shm, seq, ep->tx_ring, from,
+					     chunk);
+			if (ret < 0) {
+				scif_send_unclaim(ep, seq);
+				break;
+			}
+			n = ret;
+			ret = 0;
+			if (n && scif_shm_wake_due(ep->shm, true, seq, seq + n))
+				scif_stream_wake(ep);
+		} else {
+			if (!bounce && !scif_send_in_place(from)) {
+				bounce = kmalloc(ep->max_chunk, GFP_KERNEL);
+				if (!bounce) {
+					scif_send_unclaim(ep, seq);
+					ret = -ENOMEM;
+					break;
+				}
+			}
+			n = scif_send_data(from, bounce, chunk, &data);
+			if (n) {
+				scif_msg_init(&wmsg, SCIF_MSG_DATA, ep->id,
+					      ep->peer_ep, ep->port,
+					      ep->peer.port, 0);
+				wmsg.len = cpu_to_le16(n);
+				wmsg.seq = cpu_to_le32(seq);
+				ret = scif_node_send(ep->si, ep->peer.node,
+						     &wmsg, data, n);
+			}
 			if (ret) {
 				/* A gap in the stream: reset both sides. */
 				scif_ep_reset(ep, ret);
@@ -315,16 +379,19 @@ static int __scif_send(scif_epd_t epd, void *msg, int len, int flags)
 				spin_unlock(&ep->lock);
 				break;
 			}
-			done += chunk;
-			continue;
 		}
-		if (!(flags & SCIF_SEND_BLOCK))
+		done += n;
+		if (n == chunk)
+			continue;
+		/* The user's buffer faulted: bring it in, or give up. */
+		scif_send_unclaim(ep, seq + n);
+		if (fault_in_iov_iter_readable(from, chunk - n) == chunk - n) {
+			ret = -EFAULT;
 			break;
-		ret = scif_stream_wait(ep, scif_send_ready, fseq);
-		if (ret)
-			break;
+		}
 	}
 	mutex_unlock(&ep->send_mutex);
+	kfree(bounce);
 	return done ? done : ret;
 }
 
@@ -344,22 +411,48 @@ static int __scif_send(scif_epd_t epd, void *msg, int len, int flags)
  */
 int scif_send(scif_epd_t epd, void *msg, int len, int flags)
 {
-	u64 id = scif_ep_check(epd) ? 0 : ((struct scif_endpt *)epd)->id;
-	int ret;
+	struct kvec kv = { .iov_base = msg, .iov_len = len };
+	struct iov_iter from;
 
-	trace_scif_send_enter(id, len, flags);
-	ret = __scif_send(epd, msg, len, flags);
-	trace_scif_send_exit(id, ret, flags);
-	return ret;
+	if (len < 0)
+		return scif_stream_check(epd, len, flags);
+	iov_iter_kvec(&from, ITER_SOURCE, &kv, 1, len);
+	return scif_send_iter(epd, &from, flags);
 }
 EXPORT_SYMBOL_GPL(scif_send);
 
-/*
- * Copy up to @len queued bytes out of the ring; recv_mutex is held.
- * Returns how many, or -EPROTO for a peer that lied about its index.
+/**
+ * scif_send_iter() - scif_send() from an iterator
+ * @epd: the endpoint
+ * @from: the bytes, in kernel or user memory; advanced past those sent
+ * @flags: as for scif_send()
+ *
+ * User memory is copied straight into the peer's ring or the message, with
+ * no copy in between.
+ *
+ * Return: as scif_send(), and -EFAULT if user memory faulted before any
+ * byte was sent.
  */
-static int scif_ring_read(struct scif_endpt *ep, u8 *buf, u32 len,
-			  bool *credit)
+int scif_send_iter(scif_epd_t epd, struct iov_iter *from, int flags)
+{
+	u64 id = scif_ep_check(epd) ? 0 : ((struct scif_endpt *)epd)->id;
+	int ret;
+
+	trace_scif_send_enter(id, min_t(size_t, iov_iter_count(from), INT_MAX),
+			      flags);
+	ret = __scif_send(epd, from, flags);
+	trace_scif_send_exit(id, ret, flags);
+	return ret;
+}
+
+/*
+ * Copy up to @len queued bytes out of the ring into @to; recv_mutex is
+ * held. Returns how many, -EPROTO for a peer that lied about its index, or
+ * -EFAULT if @to faulted before any byte was copied (the bytes stay
+ * queued).
+ */
+static int scif_ring_read(struct scif_endpt *ep, struct iov_iter *to,
+			  u32 len, bool *credit)
 {
 	u32 avail, off, first, n, unacked, read;
 	bool shm = ep->shm && ep->shm->active;
@@ -379,8 +472,12 @@ static int scif_ring_read(struct scif_endpt *ep, u8 *buf, u32 len,
 		return 0;
 	/* Only this reader moves rx_read, and writers stay out of [read, seq). */
 	first = min_t(u32, n, ep->rx_size - off);
-	memcpy(buf, ep->rx_ring + off, first);
-	memcpy(buf + first, ep->rx_ring, n - first);
+	len = copy_to_iter(ep->rx_ring + off, first, to);
+	if (len == first && n > first)
+		len += copy_to_iter(ep->rx_ring, n - first, to);
+	if (!len)
+		return -EFAULT;
+	n = len;
 	spin_lock(&ep->lock);
 	ep->rx_read += n;
 	read = ep->rx_read;
@@ -419,9 +516,10 @@ static void scif_send_credit(struct scif_endpt *ep)
 		scif_ep_reset(ep, ret);
 }
 
-static int __scif_recv(scif_epd_t epd, void *msg, int len, int flags)
+static int __scif_recv(scif_epd_t epd, struct iov_iter *to, int flags)
 {
 	struct scif_endpt *ep = epd;
+	int len = min_t(size_t, iov_iter_count(to), INT_MAX);
 	unsigned int fseq;
 	int done = 0, ret;
 	bool credit;
@@ -442,7 +540,11 @@ static int __scif_recv(scif_epd_t epd, void *msg, int len, int flags)
 		return -EINTR;
 	while (done < len) {
 		credit = false;
-		n = scif_ring_read(ep, (u8 *)msg + done, len - done, &credit);
+		n = scif_ring_read(ep, to, len - done, &credit);
+		if (n == -EFAULT) {
+			ret = n;
+			break;
+		}
 		if (n < 0) {
 			ret = scif_stream_check_sync(ep);
 			if (ret)
@@ -486,15 +588,39 @@ static int __scif_recv(scif_epd_t epd, void *msg, int len, int flags)
  */
 int scif_recv(scif_epd_t epd, void *msg, int len, int flags)
 {
+	struct kvec kv = { .iov_base = msg, .iov_len = len };
+	struct iov_iter to;
+
+	if (len < 0)
+		return scif_stream_check(epd, len, flags);
+	iov_iter_kvec(&to, ITER_DEST, &kv, 1, len);
+	return scif_recv_iter(epd, &to, flags);
+}
+EXPORT_SYMBOL_GPL(scif_recv);
+
+/**
+ * scif_recv_iter() - scif_recv() into an iterator
+ * @epd: the endpoint
+ * @to: where the bytes go, kernel or user memory; advanced past them
+ * @flags: as for scif_recv()
+ *
+ * Bytes are copied straight from the ring. Bytes that user memory could
+ * not take stay queued.
+ *
+ * Return: as scif_recv(), and -EFAULT if user memory faulted before any
+ * byte was received.
+ */
+int scif_recv_iter(scif_epd_t epd, struct iov_iter *to, int flags)
+{
 	u64 id = scif_ep_check(epd) ? 0 : ((struct scif_endpt *)epd)->id;
 	int ret;
 
-	trace_scif_recv_enter(id, len, flags);
-	ret = __scif_recv(epd, msg, len, flags);
+	trace_scif_recv_enter(id, min_t(size_t, iov_iter_count(to), INT_MAX),
+			      flags);
+	ret = __scif_recv(epd, to, flags);
 	trace_scif_recv_exit(id, ret, flags);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(scif_recv);
 
 /**
  * scif_data_shutdown() - tell the peer of a closing endpoint

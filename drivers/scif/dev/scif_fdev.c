@@ -29,14 +29,13 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/uio.h>
 
 #include "../core/scif_core.h"
 #include "../rma/scif_rma.h"
 #include "scif_dev.h"
 #include "scif_fdev.h"
 
-/* Bounce buffer of SCIF_SEND / SCIF_RECV: at most this much per step. */
-#define SCIF_FDEV_CHUNK		SZ_64K
 /* Node ids are 8 bits wide on the wire, so no node list is longer. */
 #define SCIF_FDEV_MAX_NODES	256
 
@@ -206,15 +205,16 @@ static long scif_fdev_accept_reg(struct scif_fdev_file *f, u64 __user *uh)
 }
 
 /*
- * Move @len bytes between the user buffer @ubuf and the connection through a
- * kernel bounce buffer, one chunk at a time. Returns the number of bytes
- * moved, or an error if none was.
+ * Move @len bytes between the user buffer @ubuf and the connection. The
+ * core copies them straight between user memory and the rings, with no
+ * kernel buffer in between. Returns the number of bytes moved, or an
+ * error if none was.
  */
 static int scif_fdev_xfer(scif_epd_t epd, void __user *ubuf, int len,
 			  int flags, bool send)
 {
-	int done = 0, chunk, ret = 0;
-	void *kbuf;
+	struct iov_iter iter;
+	int ret;
 
 	if (len < 0)
 		return -EINVAL;
@@ -223,36 +223,11 @@ static int scif_fdev_xfer(scif_epd_t epd, void __user *ubuf, int len,
 	if (!len)
 		return send ? scif_send(epd, NULL, 0, flags) :
 			      scif_recv(epd, NULL, 0, flags);
-
-	kbuf = kvmalloc(min(len, SCIF_FDEV_CHUNK), GFP_KERNEL);
-	if (!kbuf)
-		return -ENOMEM;
-	while (done < len) {
-		chunk = min(len - done, SCIF_FDEV_CHUNK);
-		if (send) {
-			if (copy_from_user(kbuf, ubuf + done, chunk)) {
-				ret = -EFAULT;
-				break;
-			}
-			ret = scif_send(epd, kbuf, chunk, flags);
-		} else {
-			ret = scif_recv(epd, kbuf, chunk, flags);
-			/*
-			 * The bytes are consumed already; if the buffer is bad
-			 * they are lost, which is the caller's doing.
-			 */
-			if (ret > 0 && copy_to_user(ubuf + done, kbuf, ret))
-				ret = -EFAULT;
-		}
-		if (ret < 0)
-			break;
-		done += ret;
-		/* Short: non-blocking and nothing more now, or interrupted. */
-		if (ret < chunk)
-			break;
-	}
-	kvfree(kbuf);
-	return done ? done : ret;
+	ret = import_ubuf(send ? ITER_SOURCE : ITER_DEST, ubuf, len, &iter);
+	if (ret)
+		return ret;
+	return send ? scif_send_iter(epd, &iter, flags) :
+		      scif_recv_iter(epd, &iter, flags);
 }
 
 long scif_fdev_msg(scif_epd_t epd, struct scifioctl_msg *req,
