@@ -245,11 +245,10 @@ static void shm_close_quarantine(struct kunit *test)
 }
 
 /*
- * A connect left pending on a listener that never accepts: the memory it
- * offered waits after the close, until the listener refuses the request
- * (REJECT) or, @lose, until the node is lost.
+ * A connect from node a left pending on a listener of node b that never
+ * accepts; the listener is returned in *@lp.
  */
-static void shm_pending_offer(struct kunit *test, bool lose)
+static scif_epd_t shm_pending_connect(struct kunit *test, scif_epd_t *lp)
 {
 	struct scif_kt_nodes *n = test->priv;
 	scif_epd_t l = scif_instance_open(n->b), c = scif_instance_open(n->a);
@@ -258,12 +257,26 @@ static void shm_pending_offer(struct kunit *test, bool lose)
 
 	KUNIT_ASSERT_NOT_NULL(test, l);
 	KUNIT_ASSERT_NOT_NULL(test, c);
+	*lp = l;
 	port = scif_bind(l, 0);
 	KUNIT_ASSERT_GE(test, port, SCIF_PORT_RSVD);
 	KUNIT_ASSERT_EQ(test, scif_listen(l, 4), 0);
 	dst.port = port;
 	KUNIT_ASSERT_EQ(test, scif_epd_connect_nb(c, &dst), -EINPROGRESS);
 	KUNIT_EXPECT_TRUE(test, shm_wait_for(((struct scif_endpt *)l)->nreq));
+	return c;
+}
+
+/*
+ * A connect left pending: the memory it offered waits after the close,
+ * until the listener refuses the request (REJECT) or, @lose, until the
+ * node is lost.
+ */
+static void shm_pending_offer(struct kunit *test, bool lose)
+{
+	struct scif_kt_nodes *n = test->priv;
+	scif_epd_t l, c = shm_pending_connect(test, &l);
+
 	scif_close(c);
 	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 1U);
 	if (lose) {
@@ -290,6 +303,79 @@ static void shm_pending_offer_node_lost(struct kunit *test)
 	shm_pending_offer(test, true);
 }
 
+/*
+ * Forged ACCEPTs for a connect that offered its memory: offers outside
+ * what the link reaches are refused and the connect goes on waiting; an
+ * ACCEPT with no offer connects it by messages, and its memory, which
+ * the acceptor said it will not write, goes with the endpoint.
+ */
+static void shm_accept_forged(struct kunit *test)
+{
+	struct scif_kt_nodes *n = test->priv;
+	scif_epd_t l, c = shm_pending_connect(test, &l);
+	struct scif_endpt *ep = c;
+	struct scif_wire_shm o = {};
+	struct scif_wire_msg m;
+
+	scif_msg_init(&m, SCIF_MSG_ACCEPT, 0x7ab00001, ep->id, ep->peer.port,
+		      ep->port, SZ_64K);
+	o.ring = cpu_to_le64(PAGE_SIZE + 8);	/* not page aligned */
+	KUNIT_EXPECT_EQ(test, scif_handle_accept(n->a, 1, &m, &o, sizeof(o)),
+			-EPROTO);
+	o.ring = cpu_to_le64(U64_MAX & PAGE_MASK);	/* no such memory */
+	KUNIT_EXPECT_EQ(test, scif_handle_accept(n->a, 1, &m, &o, sizeof(o)),
+			-EPROTO);
+	o.ring = 0;
+	o.ctl = cpu_to_le64(3);			/* misaligned control block */
+	KUNIT_EXPECT_EQ(test, scif_handle_accept(n->a, 1, &m, &o, sizeof(o)),
+			-EPROTO);
+	/* A torn offer. */
+	KUNIT_EXPECT_EQ(test, scif_handle_accept(n->a, 1, &m, &o, 8), -EPROTO);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(ep->state), SCIF_EP_CONNECTING);
+	KUNIT_EXPECT_FALSE(test, shm_of(c)->active);
+	/* No offer: connected, by messages. */
+	KUNIT_EXPECT_EQ(test, scif_handle_accept(n->a, 1, &m, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(ep->state), SCIF_EP_CONNECTED);
+	KUNIT_EXPECT_FALSE(test, shm_of(c)->active);
+	scif_close(c);
+	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
+	scif_close(l);
+}
+
+/*
+ * Memory offered to a node and never released fills its quarantine; at
+ * SCIF_SHM_QUARANTINE_MAX the node is offered no more, and one release
+ * makes room again. Node loss (the suite's exit) frees the rest.
+ */
+static void shm_quarantine_full(struct kunit *test)
+{
+	struct scif_kt_nodes *n = test->priv;
+	struct scif_wire_shm w;
+	struct scif_shm *shm;
+	unsigned int i;
+
+	for (i = 0; i < SCIF_SHM_QUARANTINE_MAX; i++) {
+		shm = scif_shm_alloc(n->a, 1, 0x7ab00000 + i, SZ_4K);
+		KUNIT_ASSERT_NOT_NULL(test, shm);
+		scif_shm_offer(shm, &w);
+		scif_shm_put(n->a, shm);
+	}
+	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1),
+			SCIF_SHM_QUARANTINE_MAX);
+	KUNIT_EXPECT_NULL(test, scif_shm_alloc(n->a, 1, 0x7ab10000, SZ_4K));
+	/* Another node's quarantine is its own. */
+	shm = scif_shm_alloc(n->b, 0, 0x7ab10001, SZ_4K);
+	KUNIT_EXPECT_NOT_NULL(test, shm);
+	scif_shm_put(n->b, shm);
+	KUNIT_EXPECT_TRUE(test, scif_shm_unquarantine(n->a, 1, 0x7ab00000));
+	KUNIT_EXPECT_FALSE(test, scif_shm_unquarantine(n->a, 1, 0x7ab00000));
+	shm = scif_shm_alloc(n->a, 1, 0x7ab10002, SZ_4K);
+	KUNIT_EXPECT_NOT_NULL(test, shm);
+	scif_shm_put(n->a, shm);
+	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1),
+			SCIF_SHM_QUARANTINE_MAX - 1);
+}
+
 static struct kunit_case scif_shm_cases[] = {
 	KUNIT_CASE(shm_both_sides_active),
 	KUNIT_CASE(shm_stream_both_ways),
@@ -302,6 +388,8 @@ static struct kunit_case scif_shm_cases[] = {
 	KUNIT_CASE(shm_close_quarantine),
 	KUNIT_CASE(shm_pending_offer_rejected),
 	KUNIT_CASE(shm_pending_offer_node_lost),
+	KUNIT_CASE(shm_accept_forged),
+	KUNIT_CASE(shm_quarantine_full),
 	{}
 };
 

@@ -10,6 +10,7 @@
  * requester waiting is answered with DISCONNECT, so the accepted endpoint
  * does not wait for a peer that gave up.
  */
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
@@ -607,6 +608,7 @@ int scif_handle_accept(struct scif_instance *si, u16 node,
 	scif_ep_put(ep);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_handle_accept);
 
 /* REJECT: the request of dst_ep was refused. */
 int scif_handle_reject(struct scif_instance *si, u16 node,

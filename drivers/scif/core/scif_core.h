@@ -67,10 +67,12 @@ struct scif_node_stats {
  * @gone: set by scif_node_remove() before it waits for @senders, so that
  *	  tasks in scif_node_wait() let go of the node
  * @idle: completed when @senders drops to zero, after the node left the table
- * @shm_q_lock: protects @shm_q
+ * @shm_q_lock: protects @shm_q and @shm_q_len
  * @shm_q: memory of closed endpoints that the node may still write
  *	   (&struct scif_shm), freed when it says it stopped or when the node
  *	   is removed
+ * @shm_q_len: entries in @shm_q; at %SCIF_SHM_QUARANTINE_MAX new
+ *	       connections to the node go by messages
  * @rcu: frees the node after an RCU grace period
  *
  * Nodes are inserted and erased under &scif_instance.nodes_rwsem held for
@@ -91,8 +93,9 @@ struct scif_node {
 	refcount_t senders;
 	bool gone;
 	struct completion idle;
-	spinlock_t shm_q_lock;		/* shm_q */
+	spinlock_t shm_q_lock;		/* shm_q, shm_q_len */
 	struct list_head shm_q;
+	unsigned int shm_q_len;
 	struct rcu_head rcu;
 };
 

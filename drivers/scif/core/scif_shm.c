@@ -84,8 +84,8 @@ static int scif_shm_map(struct scif_shm *shm, struct page *pg, size_t len,
  * @size: receive ring size, a power of 2
  *
  * Return: the new state, or NULL where the stream goes by messages: the
- * link does not reach the peer's memory, stream_shm is off, or memory is
- * short (contiguous pages may be).
+ * link does not reach the peer's memory, stream_shm is off, the node's
+ * quarantine is full, or memory is short (contiguous pages may be).
  */
 struct scif_shm *scif_shm_alloc(struct scif_instance *si, u16 node,
 				u64 ep_id, u32 size)
@@ -102,8 +102,10 @@ struct scif_shm *scif_shm_alloc(struct scif_instance *si, u16 node,
 	down_read(&si->nodes_rwsem);
 	n = xa_load(&si->nodes, node);
 	if (n && (n->link->rma_local || n->link->peer_mem)) {
-		usable = true;
-		if (!n->link->rma_local && n->link->dma_dev)
+		spin_lock(&n->shm_q_lock);
+		usable = n->shm_q_len < SCIF_SHM_QUARANTINE_MAX;
+		spin_unlock(&n->shm_q_lock);
+		if (usable && !n->link->rma_local && n->link->dma_dev)
 			shm->dev = get_device(n->link->dma_dev);
 	}
 	up_read(&si->nodes_rwsem);
@@ -141,6 +143,7 @@ free:
 	kfree(shm);
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_shm_alloc);
 
 /**
  * scif_shm_reusable() - whether a new connect may offer the same memory
@@ -188,6 +191,7 @@ void scif_shm_offer(struct scif_shm *shm, struct scif_wire_shm *w)
 	w->ring = cpu_to_le64(shm->ring_addr);
 	w->ctl = cpu_to_le64(shm->ctl_addr);
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_shm_offer);
 
 /* Our pointer to @len bytes the peer offered at @a, or NULL if it lies. */
 static void *scif_shm_peer_ptr(struct scif_link *link, u64 a, size_t len)
@@ -303,6 +307,7 @@ void scif_shm_put(struct scif_instance *si, struct scif_shm *shm)
 	if (n) {
 		spin_lock(&n->shm_q_lock);
 		list_add_tail(&shm->qlink, &n->shm_q);
+		n->shm_q_len++;
 		spin_unlock(&n->shm_q_lock);
 		kept = true;
 	}
@@ -310,6 +315,7 @@ void scif_shm_put(struct scif_instance *si, struct scif_shm *shm)
 	if (!kept)
 		scif_shm_free(shm);
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_shm_put);
 
 /**
  * scif_shm_unquarantine() - free the memory of a closed endpoint whose
@@ -332,6 +338,7 @@ bool scif_shm_unquarantine(struct scif_instance *si, u16 node, u64 ep_id)
 		list_for_each_entry(shm, &n->shm_q, qlink) {
 			if (shm->ep_id == ep_id) {
 				list_del(&shm->qlink);
+				n->shm_q_len--;
 				found = shm;
 				break;
 			}
@@ -343,6 +350,7 @@ bool scif_shm_unquarantine(struct scif_instance *si, u16 node, u64 ep_id)
 		scif_shm_free(found);
 	return found;
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_shm_unquarantine);
 
 /**
  * scif_shm_node_lost() - free a lost node's quarantine
@@ -367,7 +375,6 @@ void scif_shm_node_lost(struct list_head *quarantine)
  */
 unsigned int scif_shm_quarantined(struct scif_instance *si, u16 node)
 {
-	struct scif_shm *shm;
 	struct scif_node *n;
 	unsigned int cnt = 0;
 
@@ -375,8 +382,7 @@ unsigned int scif_shm_quarantined(struct scif_instance *si, u16 node)
 	n = xa_load(&si->nodes, node);
 	if (n) {
 		spin_lock(&n->shm_q_lock);
-		list_for_each_entry(shm, &n->shm_q, qlink)
-			cnt++;
+		cnt = n->shm_q_len;
 		spin_unlock(&n->shm_q_lock);
 	}
 	up_read(&si->nodes_rwsem);

@@ -16,6 +16,13 @@
  */
 #define SCIF_SHM_PIECE	SZ_32K
 
+/*
+ * Most closed endpoints whose memory one node may still write: a peer
+ * that never releases memory gets no more of it, and its new connections
+ * go by messages (at most this many rings, 1 MiB each at the most).
+ */
+#define SCIF_SHM_QUARANTINE_MAX	64
+
 struct device;
 struct iov_iter;
 struct page;
