@@ -214,7 +214,6 @@ static int scif_fdev_xfer(scif_epd_t epd, void __user *ubuf, int len,
 			  int flags, bool send)
 {
 	struct iov_iter iter;
-	int ret;
 
 	if (len < 0)
 		return -EINVAL;
@@ -223,9 +222,11 @@ static int scif_fdev_xfer(scif_epd_t epd, void __user *ubuf, int len,
 	if (!len)
 		return send ? scif_send(epd, NULL, 0, flags) :
 			      scif_recv(epd, NULL, 0, flags);
-	ret = import_ubuf(send ? ITER_SOURCE : ITER_DEST, ubuf, len, &iter);
-	if (ret)
-		return ret;
+	/* As import_ubuf() would, which older kernels lack. */
+	len = min_t(int, len, MAX_RW_COUNT);
+	if (!access_ok(ubuf, len))
+		return -EFAULT;
+	iov_iter_ubuf(&iter, send ? ITER_SOURCE : ITER_DEST, ubuf, len);
 	return send ? scif_send_iter(epd, &iter, flags) :
 		      scif_recv_iter(epd, &iter, flags);
 }
