@@ -376,6 +376,28 @@ static void shm_quarantine_full(struct kunit *test)
 			SCIF_SHM_QUARANTINE_MAX - 1);
 }
 
+/*
+ * The peer's RELEASE may come back while the closed endpoint still lives
+ * (a call in progress holds it): the memory waits in quarantine from the
+ * close on, so the answer finds it, and the last reference frees it.
+ */
+static void shm_release_while_ep_lives(struct kunit *test)
+{
+	struct scif_kt_nodes *n = test->priv;
+	struct scif_endpt *c = n->c, *s = n->s;
+
+	kref_get(&c->ref);
+	scif_close(n->c);
+	n->c = NULL;
+	KUNIT_EXPECT_TRUE(test,
+			  shm_wait_for(READ_ONCE(s->state) ==
+				       SCIF_EP_DISCONNECTED));
+	scif_sim_settle(n->pair);
+	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
+	scif_ep_put(c);
+	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
+}
+
 static struct kunit_case scif_shm_cases[] = {
 	KUNIT_CASE(shm_both_sides_active),
 	KUNIT_CASE(shm_stream_both_ways),
@@ -390,6 +412,7 @@ static struct kunit_case scif_shm_cases[] = {
 	KUNIT_CASE(shm_pending_offer_node_lost),
 	KUNIT_CASE(shm_accept_forged),
 	KUNIT_CASE(shm_quarantine_full),
+	KUNIT_CASE(shm_release_while_ep_lives),
 	{}
 };
 

@@ -623,7 +623,7 @@ int scif_handle_reject(struct scif_instance *si, u16 node,
 	if (!dst || msg->src_ep || !sport || !dport ||
 	    le32_to_cpu(msg->arg) != ECONNREFUSED)
 		return -EPROTO;
-	ep = scif_ep_lookup(si, dst);
+	ep = scif_ep_lookup_live(si, dst);
 	if (!ep) {
 		/* Nobody accepted: nobody writes the memory it offered. */
 		return scif_shm_unquarantine(si, node, dst) ? 0 : -ENOENT;

@@ -107,6 +107,33 @@ struct scif_endpt *scif_ep_lookup(struct scif_instance *si, u64 id)
 EXPORT_SYMBOL_IF_KUNIT(scif_ep_lookup);
 
 /**
+ * scif_ep_lookup_live() - find an endpoint that is not closing
+ * @si: the instance
+ * @id: its id
+ *
+ * For the messages that release a closed endpoint's memory (DISCONNECT,
+ * RELEASE, REJECT): an endpoint that is closing has retired its memory
+ * already (scif_shm_retire()) and counts as gone.
+ *
+ * Return: the endpoint with a reference, or NULL.
+ */
+struct scif_endpt *scif_ep_lookup_live(struct scif_instance *si, u64 id)
+{
+	struct scif_endpt *ep = scif_ep_lookup(si, id);
+	bool closed;
+
+	if (!ep)
+		return NULL;
+	spin_lock(&ep->lock);
+	closed = ep->state == SCIF_EP_CLOSED;
+	spin_unlock(&ep->lock);
+	if (!closed)
+		return ep;
+	scif_ep_put(ep);
+	return NULL;
+}
+
+/**
  * scif_ep_next() - walk the open endpoints of an instance
  * @si: the instance
  * @idx: slot to start at; on return, the slot after the one returned
@@ -433,6 +460,12 @@ int scif_close(scif_epd_t epd)
 		return -EBADF;
 	}
 
+	/*
+	 * Memory the peer may still write waits in quarantine from now on:
+	 * the answer that releases it may come before the last reference
+	 * to the endpoint goes (messages treat a closed endpoint as gone).
+	 */
+	scif_shm_retire(si, ep->shm);
 	/* From here on no message can find the endpoint. */
 	xa_erase(&si->eps, SCIF_EP_IDX(ep->id));
 	/* Closed while parked (instance teardown): nobody can claim it now. */

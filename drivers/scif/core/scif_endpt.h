@@ -196,6 +196,7 @@ struct scif_endpt {
 /* core/scif_endpt.c */
 int scif_ep_check(scif_epd_t epd);
 struct scif_endpt *scif_ep_lookup(struct scif_instance *si, u64 id);
+struct scif_endpt *scif_ep_lookup_live(struct scif_instance *si, u64 id);
 void scif_ep_put(struct scif_endpt *ep);
 struct scif_endpt *scif_ep_next(struct scif_instance *si, unsigned long *idx);
 const char *scif_ep_state_name(enum scif_ep_state state);

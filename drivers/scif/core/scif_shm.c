@@ -32,6 +32,7 @@
 #include <linux/errno.h>
 #include <linux/gfp.h>
 #include <linux/io.h>
+#include <linux/kref.h>
 #include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
@@ -50,8 +51,10 @@ static bool scif_stream_shm = true;
 module_param_named(stream_shm, scif_stream_shm, bool, 0644);
 MODULE_PARM_DESC(stream_shm, "Carry the bytes of new connections through shared memory where the link reaches the peer's memory (default Y; N: in DATA messages)");
 
-static void scif_shm_free(struct scif_shm *shm)
+static void scif_shm_free(struct kref *ref)
 {
+	struct scif_shm *shm = container_of(ref, struct scif_shm, ref);
+
 	if (shm->dev) {
 		dma_unmap_page(shm->dev, shm->ring_addr, shm->size,
 			       DMA_BIDIRECTIONAL);
@@ -112,6 +115,7 @@ struct scif_shm *scif_shm_alloc(struct scif_instance *si, u16 node,
 	if (!usable)
 		goto free;
 	INIT_LIST_HEAD(&shm->qlink);
+	kref_init(&shm->ref);
 	spin_lock_init(&shm->lock);
 	shm->ep_id = ep_id;
 	shm->node = node;
@@ -283,46 +287,65 @@ void scif_shm_set_peer_done(struct scif_shm *shm)
 }
 
 /**
- * scif_shm_put() - let go of an endpoint's memory as it is freed
+ * scif_shm_retire() - keep memory the peer may still write in quarantine
  * @si: the instance
- * @shm: the state; we no longer write into the peer's memory
+ * @shm: state of an endpoint that is closing, or of an earlier connect
+ *	 that is put aside; we no longer write into the peer's memory
  *
- * Freed at once unless the peer may still write it; then kept in the
- * quarantine of its node until scif_shm_unquarantine() or node loss.
+ * Unless the peer said it stopped writing @shm (or was never told of it),
+ * @shm joins the quarantine of its node, which holds a reference until
+ * scif_shm_unquarantine() or node loss. Done once; later calls do nothing.
+ * A closing endpoint is retired before it leaves the endpoint table, so
+ * that an answer which no longer finds the endpoint finds its memory.
  */
-void scif_shm_put(struct scif_instance *si, struct scif_shm *shm)
+void scif_shm_retire(struct scif_instance *si, struct scif_shm *shm)
 {
 	struct scif_node *n;
-	bool kept = false;
 
-	if (!shm)
+	if (!shm || scif_shm_reusable(shm))
 		return;
-	scif_shm_stop(shm);
-	if (scif_shm_reusable(shm)) {
-		scif_shm_free(shm);
-		return;
-	}
 	down_read(&si->nodes_rwsem);
 	n = xa_load(&si->nodes, shm->node);
 	if (n) {
 		spin_lock(&n->shm_q_lock);
-		list_add_tail(&shm->qlink, &n->shm_q);
-		n->shm_q_len++;
+		if (!shm->retired) {
+			shm->retired = true;
+			kref_get(&shm->ref);
+			list_add_tail(&shm->qlink, &n->shm_q);
+			n->shm_q_len++;
+		}
 		spin_unlock(&n->shm_q_lock);
-		kept = true;
 	}
 	up_read(&si->nodes_rwsem);
-	if (!kept)
-		scif_shm_free(shm);
+}
+
+/**
+ * scif_shm_put() - let go of an endpoint's memory as it is freed
+ * @si: the instance
+ * @shm: the state, or NULL
+ *
+ * Retires @shm (scif_shm_retire()) and drops the endpoint's reference:
+ * the memory goes now, or once the peer stopped writing it.
+ */
+void scif_shm_put(struct scif_instance *si, struct scif_shm *shm)
+{
+	if (!shm)
+		return;
+	scif_shm_stop(shm);
+	scif_shm_retire(si, shm);
+	kref_put(&shm->ref, scif_shm_free);
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_shm_put);
 
 /**
- * scif_shm_unquarantine() - free the memory of a closed endpoint whose
- *			     peer stopped writing it
+ * scif_shm_unquarantine() - let go of the memory of a closed endpoint
+ *			     whose peer stopped writing it
  * @si: the instance
  * @node: the peer's node
  * @ep_id: the closed endpoint
+ *
+ * Takes the memory out of the quarantine and drops its reference: it is
+ * freed now, or with the endpoint if that still lives.
  *
  * Return: whether such memory was waiting.
  */
@@ -337,7 +360,7 @@ bool scif_shm_unquarantine(struct scif_instance *si, u16 node, u64 ep_id)
 		spin_lock(&n->shm_q_lock);
 		list_for_each_entry(shm, &n->shm_q, qlink) {
 			if (shm->ep_id == ep_id) {
-				list_del(&shm->qlink);
+				list_del_init(&shm->qlink);
 				n->shm_q_len--;
 				found = shm;
 				break;
@@ -346,23 +369,27 @@ bool scif_shm_unquarantine(struct scif_instance *si, u16 node, u64 ep_id)
 		spin_unlock(&n->shm_q_lock);
 	}
 	up_read(&si->nodes_rwsem);
-	if (found)
-		scif_shm_free(found);
-	return found;
+	if (!found)
+		return false;
+	scif_shm_set_peer_done(found);
+	kref_put(&found->ref, scif_shm_free);
+	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_shm_unquarantine);
 
 /**
- * scif_shm_node_lost() - free a lost node's quarantine
+ * scif_shm_node_lost() - empty a lost node's quarantine
  * @quarantine: &scif_node.shm_q of a node no longer in the table
+ *
+ * Nobody writes the memory any more; each entry's reference is dropped.
  */
 void scif_shm_node_lost(struct list_head *quarantine)
 {
 	struct scif_shm *shm, *tmp;
 
 	list_for_each_entry_safe(shm, tmp, quarantine, qlink) {
-		list_del(&shm->qlink);
-		scif_shm_free(shm);
+		list_del_init(&shm->qlink);
+		kref_put(&shm->ref, scif_shm_free);
 	}
 }
 

@@ -5,6 +5,7 @@
 #ifndef SCIF_SHM_H
 #define SCIF_SHM_H
 
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
@@ -34,7 +35,10 @@ struct scif_wire_shm_ctl;
 
 /**
  * struct scif_shm - the shared-memory side of one endpoint's stream
- * @qlink: entry in its node's quarantine, once closed (&scif_node.shm_q)
+ * @qlink: entry in its node's quarantine, once retired (&scif_node.shm_q)
+ * @ref: one reference for the endpoint, one while in the quarantine
+ * @retired: scif_shm_retire() ran and queued it; under the node's
+ *	     &scif_node.shm_q_lock
  * @ep_id: id of the endpoint, by which the peer releases it
  * @node: the peer's node
  * @dev: the device our pages are DMA-mapped for (a reference), or NULL
@@ -65,6 +69,8 @@ struct scif_wire_shm_ctl;
  */
 struct scif_shm {
 	struct list_head qlink;
+	struct kref ref;
+	bool retired;
 	u64 ep_id;
 	u16 node;
 	struct device *dev;
@@ -94,6 +100,7 @@ int scif_shm_attach(struct scif_instance *si, struct scif_shm *shm,
 		    const struct scif_wire_shm *w, u32 peer_size);
 void scif_shm_stop(struct scif_shm *shm);
 void scif_shm_set_peer_done(struct scif_shm *shm);
+void scif_shm_retire(struct scif_instance *si, struct scif_shm *shm);
 void scif_shm_put(struct scif_instance *si, struct scif_shm *shm);
 bool scif_shm_unquarantine(struct scif_instance *si, u16 node, u64 ep_id);
 void scif_shm_node_lost(struct list_head *quarantine);

@@ -769,15 +769,14 @@ int scif_handle_disconnect(struct scif_instance *si, u16 node,
 	bool release = false;
 	int ret;
 
-	if (msg->seq || msg->arg)
+	if (msg->seq || msg->arg || !msg->src_ep || !msg->dst_ep)
 		return -EPROTO;
-	ep = scif_stream_ep(si, msg, &ret);
+	ep = scif_ep_lookup_live(si, le64_to_cpu(msg->dst_ep));
 	if (!ep) {
 		/* Closed: its memory may wait for this very word. */
-		if (ret == -ENOENT &&
-		    scif_shm_unquarantine(si, node, le64_to_cpu(msg->dst_ep)))
-			ret = 0;
-		return ret;
+		return scif_shm_unquarantine(si, node,
+					     le64_to_cpu(msg->dst_ep)) ?
+		       0 : -ENOENT;
 	}
 	ret = -EPROTO;
 	spin_lock(&ep->lock);
@@ -836,7 +835,7 @@ int scif_handle_release(struct scif_instance *si, u16 node,
 
 	if (msg->arg || !dst)
 		return -EPROTO;
-	ep = scif_ep_lookup(si, dst);
+	ep = scif_ep_lookup_live(si, dst);
 	if (!ep)
 		return scif_shm_unquarantine(si, node, dst) ? 0 : -ENOENT;
 	spin_lock(&ep->lock);
