@@ -429,6 +429,7 @@ static void pf_template(struct pf_ctx *ctx, u8 type)
 		break;
 	case SCIF_MSG_UNREG:
 	case SCIF_MSG_UNREG_ACK:
+	case SCIF_MSG_UNREG_SEEN:
 		arg = pf_rand(ctx, 4) ? wid : pf_boundary(ctx, 32);
 		break;
 	case SCIF_MSG_RMA_CLOSE:

@@ -170,11 +170,10 @@ static void rma_copy_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.c, 0, 2, (off_t)SCIF_RAS_LAST,
 					   0), -ENXIO);
 	KUNIT_EXPECT_EQ(test, scif_vwriteto(ctx->n.c, NULL, 8, 0, 0), -EFAULT);
-	/* Unregistered windows are gone for RMA at once. */
+	/* Unregistered windows are gone for RMA at once, on both sides. */
 	KUNIT_ASSERT_EQ(test, scif_unregister(ctx->n.s, 0, 2 * PAGE_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, scif_readfrom(ctx->n.s, 0, PAGE_SIZE, 0, 0),
 			-ENXIO);
-	scif_sim_settle(ctx->n.pair);
 	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.c, 0, PAGE_SIZE, 0, 0),
 			-ENXIO);
 }
@@ -193,6 +192,7 @@ static void rma_unregister_deferred(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	scif_win_get(w);
 	mutex_unlock(&c->rma->lock);
+	/* The peer's hold does not keep the unregister waiting. */
 	KUNIT_ASSERT_EQ(test, scif_unregister(ctx->n.s, 0, 2 * PAGE_SIZE), 0);
 	scif_sim_settle(ctx->n.pair);
 	/* Not usable, but its offsets are still taken on the server. */
@@ -543,10 +543,11 @@ static void rma_hostile_peer(struct kunit *test)
 	hostile(test, SCIF_MSG_REG_ACK, 77, 0, NULL, 0);
 	hostile(test, SCIF_MSG_UNREG_ACK, 77, 0, NULL, 0);
 	hostile(test, SCIF_MSG_UNREG, 77, 0, NULL, 0);
+	hostile(test, SCIF_MSG_UNREG_SEEN, 77, 0, NULL, 0);
 	hostile(test, SCIF_MSG_REG_ACK, 77, 0xffffffff, NULL, 0);
 	scif_node_stats(ctx->n.a, 1, &st1);
 	KUNIT_EXPECT_GE(test, atomic64_read(&st1.rx_drops) -
-			atomic64_read(&st0.rx_drops), 14);
+			atomic64_read(&st0.rx_drops), 15);
 	/* Only the real window and nothing of the lies is left. */
 	mutex_lock(&c->rma->lock);
 	KUNIT_EXPECT_EQ(test, c->rma->nr_windows, 1U);
@@ -672,14 +673,15 @@ static struct scif_window *reg_client_page(struct kunit *test,
 }
 
 /*
- * An UNREG_ACK for a window we never unregistered is a lie; once a close
- * dropped all windows at once, it is a late answer and dropped quietly.
+ * An UNREG_ACK or UNREG_SEEN for a window we never unregistered is a lie;
+ * once a close dropped all windows at once, it is a late answer and
+ * dropped quietly.
  */
 static void rma_late_unreg_ack(struct kunit *test)
 {
 	struct rma_ctx *ctx = test->priv;
 	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
-	struct scif_wire_msg m;
+	struct scif_wire_msg m, seen;
 	struct scif_window *win;
 	u32 id;
 
@@ -687,12 +689,57 @@ static void rma_late_unreg_ack(struct kunit *test)
 	id = win->id;
 	scif_msg_init(&m, SCIF_MSG_UNREG_ACK, s->id, c->id, s->port, c->port,
 		      id);
+	scif_msg_init(&seen, SCIF_MSG_UNREG_SEEN, s->id, c->id, s->port,
+		      c->port, id);
 	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.a, 1, &m, NULL, 0),
 			-EPROTO);
+	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.a, 1, &seen, NULL, 0),
+			-EPROTO);
+	mutex_lock(&c->rma->lock);
+	KUNIT_EXPECT_EQ(test, win->state, SCIF_WIN_ACTIVE);
+	KUNIT_EXPECT_FALSE(test, win->peer_dropped);
+	mutex_unlock(&c->rma->lock);
 	hostile(test, SCIF_MSG_RMA_CLOSE, 0, 0, NULL, 0);
 	KUNIT_ASSERT_TRUE(test, settle_until(ctx, local_empty));
 	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.a, 1, &m, NULL, 0),
 			-ENOENT);
+	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.a, 1, &seen, NULL, 0),
+			-ENOENT);
+}
+
+/*
+ * A peer that never confirms an unregister is taken for broken once
+ * peer_timeout_ms passed: the connection is reset, and the window stays
+ * closed on our side.
+ */
+static void rma_unregister_peer_silent(struct kunit *test)
+{
+	struct rma_ctx *ctx = test->priv;
+	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
+	unsigned int saved = scif_rma_peer_timeout_ms;
+	struct scif_window *win, *rwin;
+
+	win = reg_client_page(test, ctx);
+	/* The peer loses track of the window, so it will not answer. */
+	mutex_lock(&s->rma->lock);
+	rwin = scif_wtree_find(&s->rma->remote, 0);
+	KUNIT_ASSERT_NOT_NULL(test, rwin);
+	xa_erase(&s->rma->rwins, rwin->id);
+	scif_wtree_erase(&s->rma->remote, rwin);
+	s->rma->remote_pages -= rwin->nr_pages;
+	s->rma->nr_windows--;
+	mutex_unlock(&s->rma->lock);
+	scif_win_put(rwin);
+
+	WRITE_ONCE(scif_rma_peer_timeout_ms, 200);
+	KUNIT_EXPECT_EQ(test, scif_unregister(c, 0, PAGE_SIZE), -ECONNRESET);
+	WRITE_ONCE(scif_rma_peer_timeout_ms, saved);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(c->state), SCIF_EP_DISCONNECTED);
+	mutex_lock(&c->rma->lock);
+	KUNIT_EXPECT_EQ(test, win->state, SCIF_WIN_UNREGISTERING);
+	KUNIT_EXPECT_FALSE(test, win->peer_dropped);
+	mutex_unlock(&c->rma->lock);
+	KUNIT_EXPECT_EQ(test, scif_readfrom(c, 0, 8, 0, 0), -ECONNRESET);
 }
 
 /*
@@ -761,6 +808,7 @@ static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_reg_open_carries_pages),
 	KUNIT_CASE(rma_close_releases),
 	KUNIT_CASE(rma_late_unreg_ack),
+	KUNIT_CASE(rma_unregister_peer_silent),
 	KUNIT_CASE(rma_late_reg_answers),
 	{}
 };

@@ -50,7 +50,7 @@ static int scif_msg_dispatch(struct scif_instance *si, u16 node,
 			     const struct scif_wire_msg *msg, const void *data,
 			     size_t len)
 {
-	if (msg->type >= SCIF_MSG_REG_OPEN && msg->type <= SCIF_MSG_RMA_DONE)
+	if (scif_msg_is_rma(msg->type))
 		return scif_layers_rx(si, node, msg, data, len);
 	if (msg->seq && msg->type != SCIF_MSG_DATA)
 		return -EPROTO;

@@ -16,7 +16,7 @@
 #include <linux/sizes.h>
 #include <linux/types.h>
 
-#define SCIF_WIRE_VERSION	1
+#define SCIF_WIRE_VERSION	2
 
 /**
  * enum scif_msg_type - what a message asks of its receiver
@@ -50,6 +50,7 @@
  *		      or was refused (@seq the positive errno)
  * @SCIF_MSG_UNREG: @src_ep unregistered its window @arg
  * @SCIF_MSG_UNREG_ACK: window @arg of @dst_ep is no longer used by the peer
+ *			(implies UNREG_SEEN)
  * @SCIF_MSG_RMA_CLOSE: @src_ep is closing: it will not touch any window of
  *			@dst_ep again, and asks it to drop its windows
  * @SCIF_MSG_RMA_CLOSE_ACK: the peer dropped every window of @dst_ep
@@ -78,6 +79,10 @@
  *		   left in &struct scif_wire_shm_ctl before it slept
  * @SCIF_MSG_RELEASE: @src_ep no longer writes into the memory @dst_ep
  *		      offered for its stream, which may be freed
+ * @SCIF_MSG_UNREG_SEEN: the peer took window @arg of @dst_ep out of its
+ *			 tables: nothing it starts from now on reaches the
+ *			 window. UNREG_ACK follows once what it started
+ *			 before (RMAs, mappings, pages it holds) ended.
  * @SCIF_MSG_NR: number of types, not a type
  */
 enum scif_msg_type {
@@ -102,8 +107,16 @@ enum scif_msg_type {
 	SCIF_MSG_RMA_DONE,
 	SCIF_MSG_WAKE,
 	SCIF_MSG_RELEASE,
+	SCIF_MSG_UNREG_SEEN,
 	SCIF_MSG_NR,
 };
+
+/* Whether messages of @type belong to the RMA layer. */
+static inline bool scif_msg_is_rma(u8 type)
+{
+	return (type >= SCIF_MSG_REG_OPEN && type <= SCIF_MSG_RMA_DONE) ||
+	       type == SCIF_MSG_UNREG_SEEN;
+}
 
 /**
  * struct scif_wire_msg - a SCIF control message as it travels

@@ -315,28 +315,85 @@ off_t scif_register(scif_epd_t epd, void *addr, size_t len, off_t offset,
 EXPORT_SYMBOL_GPL(scif_register);
 
 /**
+ * struct scif_unreg_wait - what an unregister waits for
+ * @ep: the endpoint
+ * @wins: the windows it unregistered, one reference each
+ * @n: entries of @wins
+ */
+struct scif_unreg_wait {
+	struct scif_endpt *ep;
+	struct scif_window **wins;
+	unsigned int n;
+};
+
+static bool scif_unreg_settled(const void *arg)
+{
+	const struct scif_unreg_wait *w = arg;
+	unsigned int i;
+
+	if (scif_rma_ep_usable(w->ep))
+		return true;
+	for (i = 0; i < w->n; i++)
+		if (!READ_ONCE(w->wins[i]->peer_dropped))
+			return false;
+	return true;
+}
+
+/*
+ * Tell the peer about every window of @w and wait until it no longer finds
+ * any of them. A peer that does not answer in time is taken for broken.
+ */
+static int scif_unreg_tell_peer(struct scif_unreg_wait *w)
+{
+	struct scif_endpt *ep = w->ep;
+	unsigned int i;
+	long left;
+
+	for (i = 0; i < w->n; i++)
+		if (scif_rma_send(ep, SCIF_MSG_UNREG, w->wins[i]->id, 0, NULL, 0))
+			break;
+	left = scif_ep_wait_peer(ep, scif_unreg_settled, w, TASK_KILLABLE,
+				 SCIF_RMA_PEER_TIMEOUT);
+	if (left < 0)
+		return -EINTR;
+	if (!left) {
+		scif_ep_reset(ep, -ETIMEDOUT);
+		return -ECONNRESET;
+	}
+	for (i = 0; i < w->n; i++)
+		if (!READ_ONCE(w->wins[i]->peer_dropped))
+			return scif_rma_ep_usable(ep);
+	return 0;
+}
+
+/**
  * scif_unregister() - close every window inside a range
  * @epd: the endpoint
  * @offset: first byte of the range
  * @len: length of the range
  *
  * Windows are closed only if the range covers each of them whole; if it
- * cuts one, nothing is closed. Pages are released once neither side uses
- * them any more.
+ * cuts one, nothing is closed. On return the peer no longer finds them:
+ * its RMAs, mappings and fences started from now on fail. Pages are
+ * released once neither side uses them any more (RMAs in flight, mappings
+ * and pages from scif_get_pages() of the peer keep them).
  *
  * Return: 0, or -EINVAL (negative or unaligned offset, length 0 or
  * unaligned, a window only partly covered), -ENXIO (no window in the
- * range, or the range leaves the address space), -ENOTCONN, -ECONNRESET,
- * -ENODEV, -EBADF.
+ * range, or the range leaves the address space), -ENOTCONN, -ECONNRESET
+ * (also: the peer did not confirm within peer_timeout_ms, and the
+ * connection is reset), -ENODEV, -EBADF, -EINTR (a fatal signal came while
+ * waiting for the peer). With the last four, the windows are closed on
+ * our side all the same.
  */
 int scif_unregister(scif_epd_t epd, off_t offset, size_t len)
 {
 	struct scif_endpt *ep = epd;
+	struct scif_unreg_wait w = { .ep = ep };
 	struct scif_rma_ep *rma;
 	struct scif_window *win;
 	u64 first = offset, last, pos;
-	u32 *ids = NULL;
-	unsigned int n = 0, i;
+	unsigned int i;
 	int ret;
 
 	ret = scif_ep_check(epd);
@@ -356,41 +413,42 @@ int scif_unregister(scif_epd_t epd, off_t offset, size_t len)
 	for (pos = first; (win = scif_wtree_next(&rma->local, pos, last));
 	     pos = scif_win_end(win)) {
 		if (win->offset < first || scif_win_end(win) - 1 > last) {
-			/* Nothing was unregistered: nothing to send. */
-			n = 0;
 			ret = -EINVAL;
 			goto unlock;
 		}
 		if (win->state == SCIF_WIN_ACTIVE)
-			n++;
+			w.n++;
 		if (scif_win_end(win) - 1 >= last)
 			break;
 	}
-	if (!n) {
+	if (!w.n) {
 		ret = -ENXIO;
 		goto unlock;
 	}
-	ids = kvmalloc_array(n, sizeof(*ids), GFP_KERNEL);
-	if (!ids) {
+	w.wins = kvmalloc_array(w.n, sizeof(*w.wins), GFP_KERNEL);
+	if (!w.wins) {
 		ret = -ENOMEM;
 		goto unlock;
 	}
-	n = 0;
+	w.n = 0;
 	for (pos = first; (win = scif_wtree_next(&rma->local, pos, last));
 	     pos = scif_win_end(win)) {
 		if (win->state == SCIF_WIN_ACTIVE) {
 			win->state = SCIF_WIN_UNREGISTERING;
-			ids[n++] = win->id;
+			scif_win_get(win);
+			w.wins[w.n++] = win;
 		}
 		if (scif_win_end(win) - 1 >= last)
 			break;
 	}
 unlock:
 	mutex_unlock(&rma->lock);
-	/* A lost message is made good by the close handshake. */
-	for (i = 0; i < n; i++)
-		scif_rma_send(ep, SCIF_MSG_UNREG, ids[i], 0, NULL, 0);
-	kvfree(ids);
+	if (ret)
+		return ret;
+	ret = scif_unreg_tell_peer(&w);
+	for (i = 0; i < w.n; i++)
+		scif_win_put(w.wins[i]);
+	kvfree(w.wins);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(scif_unregister);

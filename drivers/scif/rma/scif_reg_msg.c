@@ -281,7 +281,9 @@ static int scif_rma_unreg(struct scif_endpt *ep, u32 id)
 	mutex_unlock(&rma->lock);
 	if (!win)
 		return -EPROTO;
-	/* Answer once RMAs using it are over: on the final put. */
+	/* Nothing new finds it: the peer's scif_unregister() may return. */
+	scif_rma_send(ep, SCIF_MSG_UNREG_SEEN, id, 0, NULL, 0);
+	/* Answer again once RMAs using it are over: on the final put. */
 	kref_get(&ep->ref);
 	win->owner = ep;
 	win->on_free = scif_rwin_unreg_ack;
@@ -298,6 +300,7 @@ static int scif_rma_unreg_ack(struct scif_endpt *ep, u32 id)
 	mutex_lock(&rma->lock);
 	win = xa_load(&rma->wins, id);
 	if (win && win->state == SCIF_WIN_UNREGISTERING) {
+		win->peer_dropped = true;
 		xa_erase(&rma->wins, id);
 		scif_wtree_erase(&rma->local, win);
 		rma->nr_windows--;
@@ -317,6 +320,27 @@ static int scif_rma_unreg_ack(struct scif_endpt *ep, u32 id)
 	scif_win_put(win);
 	wake_up_all(&ep->wq);
 	return 0;
+}
+
+/* The peer no longer finds our window @id; its UNREG_ACK may follow. */
+static int scif_rma_unreg_seen(struct scif_endpt *ep, u32 id)
+{
+	struct scif_rma_ep *rma = ep->rma;
+	struct scif_window *win;
+	int ret = 0;
+
+	mutex_lock(&rma->lock);
+	win = xa_load(&rma->wins, id);
+	if (win && win->state == SCIF_WIN_UNREGISTERING && !win->peer_dropped)
+		win->peer_dropped = true;
+	else if (!win && (rma->closed || READ_ONCE(rma->peer_closed)))
+		ret = -ENOENT;
+	else
+		ret = -EPROTO;
+	mutex_unlock(&rma->lock);
+	if (!ret)
+		wake_up_all(&ep->wq);
+	return ret;
 }
 
 static void scif_rma_close_work(struct work_struct *work)
@@ -404,6 +428,9 @@ int scif_handle_rma(struct scif_instance *si, u16 node,
 		break;
 	case SCIF_MSG_UNREG_ACK:
 		ret = scif_rma_unreg_ack(ep, arg);
+		break;
+	case SCIF_MSG_UNREG_SEEN:
+		ret = scif_rma_unreg_seen(ep, arg);
 		break;
 	case SCIF_MSG_RMA_CLOSE:
 		ret = arg ? -EPROTO : scif_rma_peer_close(ep);

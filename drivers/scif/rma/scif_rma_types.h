@@ -142,6 +142,9 @@ enum scif_win_state {
  * @remote: this is a peer's window
  * @state: local windows: &enum scif_win_state (under &scif_rma_ep.lock)
  * @reg_err: local windows: the peer's answer to the registration
+ * @peer_dropped: local windows: the peer said (UNREG_SEEN or UNREG_ACK)
+ *		  that nothing it starts reaches the window any more (under
+ *		  &scif_rma_ep.lock; read without it by waiters)
  * @pp: local windows: the pinned pages behind the window
  * @dma_dev: local windows: device @addrs were mapped against, or NULL
  * @addrs: the address of every page as the peer sees it (local windows) or
@@ -160,6 +163,7 @@ struct scif_window {
 	bool remote;
 	enum scif_win_state state;
 	int reg_err;
+	bool peer_dropped;
 	struct scif_pinned_pages *pp;
 	struct device *dma_dev;
 	u64 *addrs;
