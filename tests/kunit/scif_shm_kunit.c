@@ -398,6 +398,72 @@ static void shm_release_while_ep_lives(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
 }
 
+/* @len patterned bytes from @a to @b, then back, each checked. */
+static void shm_stream_check(struct kunit *test, scif_epd_t a, scif_epd_t b,
+			     int len)
+{
+	struct scif_kt_xfer x = { .len = len };
+	u8 *in = vzalloc(len);
+	int i;
+
+	x.buf = vmalloc(len);
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	KUNIT_ASSERT_NOT_NULL(test, x.buf);
+	for (i = 0; i < len; i++)
+		x.buf[i] = i * 13 + (i >> 9);
+	x.epd = a;
+	scif_kt_stream(test, &x, b, in, 10000);
+	memset(in, 0, len);
+	x.epd = b;
+	scif_kt_stream(test, &x, a, in, 10000);
+	vfree(in);
+	vfree(x.buf);
+}
+
+/*
+ * A peer that sends RELEASE for a connected endpoint whose memory it still
+ * writes: the stream goes on unharmed both ways, and on close the memory,
+ * which the peer said it let go of, is freed with the endpoint rather than
+ * kept in quarantine.
+ */
+static void shm_release_live_ep(struct kunit *test)
+{
+	struct scif_kt_nodes *n = test->priv;
+	struct scif_endpt *c = n->c, *s = n->s;
+	s64 drops = shm_drops(n->a, 1);
+	struct scif_shm *shm = c->shm;
+	struct scif_wire_msg m;
+
+	KUNIT_ASSERT_NOT_NULL(test, shm);
+	KUNIT_ASSERT_TRUE(test, shm->active);
+	scif_msg_init(&m, SCIF_MSG_RELEASE, s->id, c->id, s->port, c->port, 0);
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(n->pair, n->a, &m, sizeof(m)),
+			0);
+	scif_sim_settle(n->pair);
+	KUNIT_EXPECT_EQ(test, shm_drops(n->a, 1), drops);
+	KUNIT_EXPECT_TRUE(test, shm->peer_done);
+	/* Still the same stream, through shared memory, on both sides. */
+	KUNIT_EXPECT_EQ(test, READ_ONCE(c->state), SCIF_EP_CONNECTED);
+	KUNIT_EXPECT_PTR_EQ(test, c->shm, shm);
+	KUNIT_EXPECT_TRUE(test, shm->active);
+	KUNIT_EXPECT_TRUE(test, shm->remote_ok);
+	KUNIT_EXPECT_TRUE(test, s->shm->active);
+	shm_stream_check(test, n->c, n->s, 3 * SCIF_RX_RING_SIZE + 7);
+
+	/* Held by the test, to see that the close frees it at once. */
+	kref_get(&shm->ref);
+	scif_close(n->c);
+	n->c = NULL;
+	KUNIT_EXPECT_FALSE(test, shm->retired);
+	KUNIT_EXPECT_EQ(test, kref_read(&shm->ref), 1U);
+	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
+	scif_shm_put(n->a, shm);
+	/* The peer hears of the close and stops in turn. */
+	scif_sim_settle(n->pair);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(s->state), SCIF_EP_DISCONNECTED);
+	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
+}
+
 static struct kunit_case scif_shm_cases[] = {
 	KUNIT_CASE(shm_both_sides_active),
 	KUNIT_CASE(shm_stream_both_ways),
@@ -413,6 +479,7 @@ static struct kunit_case scif_shm_cases[] = {
 	KUNIT_CASE(shm_accept_forged),
 	KUNIT_CASE(shm_quarantine_full),
 	KUNIT_CASE(shm_release_while_ep_lives),
+	KUNIT_CASE(shm_release_live_ep),
 	{}
 };
 
