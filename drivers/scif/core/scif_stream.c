@@ -845,5 +845,12 @@ int scif_handle_release(struct scif_instance *si, u16 node,
 	}
 	spin_unlock(&ep->lock);
 	scif_ep_put(ep);
+	/*
+	 * An endpoint that connected again while its earlier offer was still
+	 * out has put that memory aside (scif_ep_alloc_ring()) and has none
+	 * at the node now: the RELEASE is for the memory in quarantine.
+	 */
+	if (ret && scif_shm_unquarantine(si, node, dst))
+		ret = 0;
 	return ret;
 }
