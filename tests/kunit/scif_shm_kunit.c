@@ -420,6 +420,142 @@ static void shm_stream_check(struct kunit *test, scif_epd_t a, scif_epd_t b,
 	vfree(x.buf);
 }
 
+/* Bind a new endpoint of @si and listen on it; its port in *@port. */
+static scif_epd_t shm_listener(struct kunit *test, struct scif_instance *si,
+			       int *port)
+{
+	scif_epd_t l = scif_instance_open(si);
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	*port = scif_bind(l, 0);
+	KUNIT_ASSERT_GE(test, *port, SCIF_PORT_RSVD);
+	KUNIT_ASSERT_EQ(test, scif_listen(l, 4), 0);
+	return l;
+}
+
+/*
+ * What a connect that timed out leaves behind (30 s, too long to wait
+ * for here): the endpoint is bound again, and its request, with the
+ * memory it offered, is still out at the listener's node.
+ */
+static void shm_connect_gave_up(scif_epd_t epd)
+{
+	struct scif_endpt *ep = epd;
+
+	spin_lock(&ep->lock);
+	ep->state = SCIF_EP_BOUND;
+	ep->conn_async = false;
+	ep->conn_report = false;
+	spin_unlock(&ep->lock);
+}
+
+/*
+ * A connect gave up with its offer still out, and the endpoint connects
+ * again, to another listener of the same node. The new connect must not
+ * offer the same memory: it goes by messages, and the earlier memory waits
+ * in quarantine. (The listener's node takes the new request for a replay
+ * of the first, which it still holds, and drops it.) Then the earlier
+ * request is answered late: with @lose the node is lost; else the first
+ * listener accepts it, the acceptor writes into the earlier memory, and
+ * its ACCEPT, which finds no connect to that listener, is reset. The
+ * acceptor stops and answers RELEASE, which must free the earlier memory
+ * although its endpoint lives on. A third connect then gets through, by
+ * messages, and carries data both ways.
+ */
+static void shm_reconnect_offer_out(struct kunit *test, bool lose)
+{
+	struct scif_kt_nodes *n = test->priv;
+	scif_epd_t l1, l2, s1 = NULL, s2 = NULL, c;
+	struct scif_port_id dst, peer;
+	struct scif_endpt *ep, *sp;
+	struct scif_shm *old;
+	int port2, ret;
+
+	c = shm_pending_connect(test, &l1);
+	ep = c;
+	old = shm_of(c);
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	/* Held by the test, to see where the other references went. */
+	kref_get(&old->ref);
+	l2 = shm_listener(test, n->b, &port2);
+	shm_connect_gave_up(c);
+
+	dst.node = 1;
+	dst.port = port2;
+	KUNIT_ASSERT_EQ(test, scif_epd_connect_nb(c, &dst), -EINPROGRESS);
+	KUNIT_EXPECT_NULL(test, shm_of(c));
+	KUNIT_EXPECT_TRUE(test, old->retired);
+	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 1U);
+	scif_sim_settle(n->pair);
+
+	if (lose) {
+		scif_sim_pair_destroy(n->pair);
+		n->pair = NULL;
+		KUNIT_EXPECT_EQ(test, READ_ONCE(ep->state), SCIF_EP_BOUND);
+	} else {
+		KUNIT_ASSERT_EQ(test,
+				scif_accept(l1, &peer, &s1, SCIF_ACCEPT_SYNC),
+				0);
+		sp = s1;
+		KUNIT_EXPECT_TRUE(test, sp->shm && sp->shm->active);
+		/* Into the earlier memory, if the reset has not come yet. */
+		ret = scif_send(s1, "late", 4, 0);
+		KUNIT_EXPECT_TRUE(test, ret == 4 || ret == -ECONNRESET);
+		scif_sim_settle(n->pair);
+		KUNIT_EXPECT_EQ(test, READ_ONCE(sp->state),
+				SCIF_EP_DISCONNECTED);
+		KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
+		/* The late ACCEPT took no part in the connect in flight. */
+		KUNIT_EXPECT_EQ(test, READ_ONCE(ep->state), SCIF_EP_CONNECTING);
+		KUNIT_EXPECT_EQ(test, ep->peer_ep, 0ULL);
+		KUNIT_EXPECT_NULL(test, shm_of(c));
+
+		/* The first request is gone: a new one reaches the listener. */
+		shm_connect_gave_up(c);
+		KUNIT_ASSERT_EQ(test, scif_epd_connect_nb(c, &dst),
+				-EINPROGRESS);
+		KUNIT_ASSERT_EQ(test,
+				scif_accept(l2, &peer, &s2, SCIF_ACCEPT_SYNC),
+				0);
+		KUNIT_EXPECT_TRUE(test, shm_wait_for(READ_ONCE(ep->state) ==
+						     SCIF_EP_CONNECTED));
+		KUNIT_EXPECT_EQ(test, scif_epd_connect_nb(c, &dst),
+				(int)ep->port);
+		sp = s2;
+		KUNIT_EXPECT_EQ(test, ep->peer_ep, sp->id);
+		KUNIT_EXPECT_NULL(test, shm_of(c));
+		KUNIT_EXPECT_FALSE(test, sp->shm && sp->shm->active);
+		shm_stream_check(test, c, s2, 2 * SCIF_RX_RING_SIZE + 5);
+	}
+	/* Nothing but the test holds the earlier memory any more. */
+	KUNIT_EXPECT_EQ(test, kref_read(&old->ref), 1U);
+	KUNIT_EXPECT_TRUE(test, list_empty(&old->qlink));
+	scif_shm_put(n->a, old);
+
+	scif_close(c);
+	if (s1)
+		scif_close(s1);
+	if (s2)
+		scif_close(s2);
+	scif_close(l1);
+	scif_close(l2);
+	if (!lose) {
+		scif_sim_settle(n->pair);
+		KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
+		KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->b, 0), 0U);
+	}
+}
+
+static void shm_reconnect_late_accept(struct kunit *test)
+{
+	shm_reconnect_offer_out(test, false);
+}
+
+static void shm_reconnect_node_lost(struct kunit *test)
+{
+	shm_reconnect_offer_out(test, true);
+}
+
 /*
  * A peer that sends RELEASE for a connected endpoint whose memory it still
  * writes: the stream goes on unharmed both ways, and on close the memory,
@@ -479,6 +615,8 @@ static struct kunit_case scif_shm_cases[] = {
 	KUNIT_CASE(shm_accept_forged),
 	KUNIT_CASE(shm_quarantine_full),
 	KUNIT_CASE(shm_release_while_ep_lives),
+	KUNIT_CASE(shm_reconnect_late_accept),
+	KUNIT_CASE(shm_reconnect_node_lost),
 	KUNIT_CASE(shm_release_live_ep),
 	{}
 };
