@@ -357,12 +357,15 @@ static size_t hs_generate(struct hs_dev *hs, u8 *buf)
 		m->dst_ep = 0;
 		m->dst_port = cpu_to_le16(target_port);
 		m->arg = cpu_to_le32(SCIF_WIRE_RING_MIN << hs_rand(hs, 9));
+		m->seq = cpu_to_le32(hs_rand(hs, 3));	/* connect number */
 		break;
 	case SCIF_MSG_ACCEPT:
 		m->arg = cpu_to_le32(SCIF_WIRE_RING_MIN);
+		m->seq = cpu_to_le32(hs_rand(hs, 3));
 		break;
 	case SCIF_MSG_REJECT:
 		m->arg = cpu_to_le32(ECONNREFUSED);
+		m->seq = cpu_to_le32(hs_rand(hs, 3));
 		break;
 	case SCIF_MSG_DATA:
 		len = 1 + hs_rand(hs, hs->max_data);

@@ -343,6 +343,7 @@ static scif_epd_t node_fake_connect(struct kunit *test, struct node_fake *f)
 	KUNIT_ASSERT_EQ(test, f->last.type, SCIF_MSG_CONNREQ);
 	scif_msg_init(&m, SCIF_MSG_ACCEPT, NODE_FAKE_EP, ep->id,
 		      NODE_FAKE_PORT, ep->port, SCIF_RX_RING_SIZE);
+	m.seq = f->last.seq;
 	scif_node_rx(ctx->a, NODE_FAKE, &m, sizeof(m));
 	KUNIT_ASSERT_EQ(test, scif_connect(ep, &dst), (int)ep->port);
 	return ep;

@@ -359,12 +359,15 @@ static void pf_template(struct pf_ctx *ctx, u8 type)
 		m->dst_ep = 0;
 		m->dst_port = cpu_to_le16(ctx->lport);
 		arg = rings[pf_rand(ctx, ARRAY_SIZE(rings))];
+		seq = pf_rand(ctx, 3);	/* connect numbers, old and new */
 		break;
 	case SCIF_MSG_ACCEPT:
 		arg = rings[pf_rand(ctx, ARRAY_SIZE(rings))];
+		seq = pf_rand(ctx, 3);
 		break;
 	case SCIF_MSG_REJECT:
 		arg = ECONNREFUSED;
+		seq = pf_rand(ctx, 3);
 		break;
 	case SCIF_MSG_DATA:
 		len = 1 + pf_rand(ctx, PF_CHUNK);

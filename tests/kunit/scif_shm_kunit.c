@@ -319,6 +319,7 @@ static void shm_accept_forged(struct kunit *test)
 
 	scif_msg_init(&m, SCIF_MSG_ACCEPT, 0x7ab00001, ep->id, ep->peer.port,
 		      ep->port, SZ_64K);
+	m.seq = cpu_to_le32(ep->conn_gen);
 	o.ring = cpu_to_le64(PAGE_SIZE + 8);	/* not page aligned */
 	KUNIT_EXPECT_EQ(test, scif_handle_accept(n->a, 1, &m, &o, sizeof(o)),
 			-EPROTO);
@@ -449,20 +450,33 @@ static void shm_connect_gave_up(scif_epd_t epd)
 	spin_unlock(&ep->lock);
 }
 
+/* How the request of a connect that gave up is answered in the end. */
+enum shm_late {
+	SHM_LATE_ACCEPT,
+	SHM_LATE_REJECT,
+	SHM_LATE_NODE_LOST,
+};
+
 /*
  * A connect gave up with its offer still out, and the endpoint connects
  * again, to another listener of the same node. The new connect must not
  * offer the same memory: it goes by messages, and the earlier memory waits
- * in quarantine. (The listener's node takes the new request for a replay
- * of the first, which it still holds, and drops it.) Then the earlier
- * request is answered late: with @lose the node is lost; else the first
- * listener accepts it, the acceptor writes into the earlier memory, and
- * its ACCEPT, which finds no connect to that listener, is reset. The
- * acceptor stops and answers RELEASE, which must free the earlier memory
- * although its endpoint lives on. A third connect then gets through, by
- * messages, and carries data both ways.
+ * in quarantine. Its request carries the next connect number, so the
+ * listener's node queues it beside the first rather than take it for a
+ * replay. Then the earlier request is answered late:
+ *
+ * - accepted: the acceptor writes into the earlier memory, and its ACCEPT,
+ *   which does not answer the connect in flight, is reset. The acceptor
+ *   stops and answers RELEASE, which must free the earlier memory although
+ *   its endpoint lives on;
+ * - refused (its listener closes): the REJECT must free the earlier memory
+ *   and leave the connect in flight alone;
+ * - the node is lost: the memory goes with it.
+ *
+ * Unless the node was lost, the second listener then accepts, and the
+ * connection carries data both ways.
  */
-static void shm_reconnect_offer_out(struct kunit *test, bool lose)
+static void shm_reconnect_offer_out(struct kunit *test, enum shm_late late)
 {
 	struct scif_kt_nodes *n = test->priv;
 	scif_epd_t l1, l2, s1 = NULL, s2 = NULL, c;
@@ -487,12 +501,17 @@ static void shm_reconnect_offer_out(struct kunit *test, bool lose)
 	KUNIT_EXPECT_TRUE(test, old->retired);
 	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 1U);
 	scif_sim_settle(n->pair);
+	/* Both requests are queued, each on its listener. */
+	KUNIT_EXPECT_EQ(test, ((struct scif_endpt *)l1)->nreq, 1);
+	KUNIT_EXPECT_EQ(test, ((struct scif_endpt *)l2)->nreq, 1);
 
-	if (lose) {
+	switch (late) {
+	case SHM_LATE_NODE_LOST:
 		scif_sim_pair_destroy(n->pair);
 		n->pair = NULL;
 		KUNIT_EXPECT_EQ(test, READ_ONCE(ep->state), SCIF_EP_BOUND);
-	} else {
+		break;
+	case SHM_LATE_ACCEPT:
 		KUNIT_ASSERT_EQ(test,
 				scif_accept(l1, &peer, &s1, SCIF_ACCEPT_SYNC),
 				0);
@@ -504,16 +523,20 @@ static void shm_reconnect_offer_out(struct kunit *test, bool lose)
 		scif_sim_settle(n->pair);
 		KUNIT_EXPECT_EQ(test, READ_ONCE(sp->state),
 				SCIF_EP_DISCONNECTED);
+		break;
+	case SHM_LATE_REJECT:
+		scif_close(l1);
+		l1 = NULL;
+		scif_sim_settle(n->pair);
+		break;
+	}
+	if (late != SHM_LATE_NODE_LOST) {
 		KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
-		/* The late ACCEPT took no part in the connect in flight. */
+		/* The late answer took no part in the connect in flight. */
 		KUNIT_EXPECT_EQ(test, READ_ONCE(ep->state), SCIF_EP_CONNECTING);
 		KUNIT_EXPECT_EQ(test, ep->peer_ep, 0ULL);
 		KUNIT_EXPECT_NULL(test, shm_of(c));
 
-		/* The first request is gone: a new one reaches the listener. */
-		shm_connect_gave_up(c);
-		KUNIT_ASSERT_EQ(test, scif_epd_connect_nb(c, &dst),
-				-EINPROGRESS);
 		KUNIT_ASSERT_EQ(test,
 				scif_accept(l2, &peer, &s2, SCIF_ACCEPT_SYNC),
 				0);
@@ -537,9 +560,10 @@ static void shm_reconnect_offer_out(struct kunit *test, bool lose)
 		scif_close(s1);
 	if (s2)
 		scif_close(s2);
-	scif_close(l1);
+	if (l1)
+		scif_close(l1);
 	scif_close(l2);
-	if (!lose) {
+	if (late != SHM_LATE_NODE_LOST) {
 		scif_sim_settle(n->pair);
 		KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
 		KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->b, 0), 0U);
@@ -548,12 +572,17 @@ static void shm_reconnect_offer_out(struct kunit *test, bool lose)
 
 static void shm_reconnect_late_accept(struct kunit *test)
 {
-	shm_reconnect_offer_out(test, false);
+	shm_reconnect_offer_out(test, SHM_LATE_ACCEPT);
+}
+
+static void shm_reconnect_late_reject(struct kunit *test)
+{
+	shm_reconnect_offer_out(test, SHM_LATE_REJECT);
 }
 
 static void shm_reconnect_node_lost(struct kunit *test)
 {
-	shm_reconnect_offer_out(test, true);
+	shm_reconnect_offer_out(test, SHM_LATE_NODE_LOST);
 }
 
 /*
@@ -616,6 +645,7 @@ static struct kunit_case scif_shm_cases[] = {
 	KUNIT_CASE(shm_quarantine_full),
 	KUNIT_CASE(shm_release_while_ep_lives),
 	KUNIT_CASE(shm_reconnect_late_accept),
+	KUNIT_CASE(shm_reconnect_late_reject),
 	KUNIT_CASE(shm_reconnect_node_lost),
 	KUNIT_CASE(shm_release_live_ep),
 	{}

@@ -325,14 +325,24 @@ static void connreq_malformed_and_replayed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->l->nreq, 1);
 	wire_expect_drop(test, &m, sizeof(m));
 	KUNIT_EXPECT_EQ(test, ctx->l->nreq, 1);
+	/* The same endpoint's next connect is a new request, replayed too. */
+	spin_lock(&ctx->l->lock);
+	ctx->l->backlog = 2;
+	spin_unlock(&ctx->l->lock);
+	m.seq = cpu_to_le32(1);
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->n.pair, ctx->n.a, &m,
+					      sizeof(m)), 0);
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, ctx->l->nreq, 2);
+	wire_expect_drop(test, &m, sizeof(m));
+	KUNIT_EXPECT_EQ(test, ctx->l->nreq, 2);
 	wire_expect_healthy(test);
 }
 
 /*
  * A peer flooding a listener with requests gets them refused beyond the
  * backlog; the refusals are answers, not drops, and nothing is queued
- * twice. A requester already queued at one listener cannot queue at
- * another: a requester has one connect in flight.
+ * twice.
  */
 static void connreq_flood_bounded(struct kunit *test)
 {

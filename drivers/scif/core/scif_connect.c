@@ -39,13 +39,15 @@ static void scif_conreq_unlink(struct scif_endpt *ep, struct scif_conreq *req)
 	ep->nreq--;
 }
 
+/* Refuse the request @gen of @dst_ep (on @node, port @dst_port). */
 static int scif_send_reject(struct scif_instance *si, u16 node, u64 dst_ep,
-			    u16 src_port, u16 dst_port)
+			    u32 gen, u16 src_port, u16 dst_port)
 {
 	struct scif_wire_msg msg;
 
 	scif_msg_init(&msg, SCIF_MSG_REJECT, 0, dst_ep, src_port, dst_port,
 		      ECONNREFUSED);
+	msg.seq = cpu_to_le32(gen);
 	return scif_node_send(si, node, &msg, NULL, 0);
 }
 
@@ -121,7 +123,7 @@ static int __scif_connect(scif_epd_t epd, struct scif_port_id *dst,
 	struct scif_wire_shm offer;
 	struct scif_instance *si;
 	struct scif_wire_msg msg;
-	u32 chunk, ring;
+	u32 chunk, ring, gen;
 	int ret;
 
 	ret = scif_ep_check(epd);
@@ -183,11 +185,13 @@ static int __scif_connect(scif_epd_t epd, struct scif_port_id *dst,
 	ep->rx_read = 0;
 	ep->rx_acked = 0;
 	ep->max_chunk = chunk;
+	gen = ++ep->conn_gen;
 	ep->state = SCIF_EP_CONNECTING;
 	spin_unlock(&ep->lock);
 
 	scif_msg_init(&msg, SCIF_MSG_CONNREQ, ep->id, 0, ep->port, dst->port,
 		      ep->rx_size);
+	msg.seq = cpu_to_le32(gen);
 	if (ep->shm) {
 		scif_shm_offer(ep->shm, &offer);
 		msg.len = cpu_to_le16(sizeof(offer));
@@ -370,6 +374,7 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 
 	scif_msg_init(&msg, SCIF_MSG_ACCEPT, nep->id, req->key.ep_id, ep->port,
 		      req->port, nep->rx_size);
+	msg.seq = cpu_to_le32(req->key.gen);
 	if (shm) {
 		scif_shm_offer(nep->shm, &offer);
 		msg.len = cpu_to_le16(sizeof(offer));
@@ -387,8 +392,8 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 	*newepd = nep;
 	goto out;
 refuse:
-	scif_send_reject(si, req->key.node, req->key.ep_id, ep->port,
-			 req->port);
+	scif_send_reject(si, req->key.node, req->key.ep_id, req->key.gen,
+			 ep->port, req->port);
 out:
 	kfree_rcu(req, rcu);
 	return ret;
@@ -415,8 +420,8 @@ void scif_listener_shutdown(struct scif_endpt *ep)
 	}
 	spin_unlock(&ep->lock);
 	list_for_each_entry_safe(req, tmp, &reqs, list) {
-		scif_send_reject(si, req->key.node, req->key.ep_id, ep->port,
-				 req->port);
+		scif_send_reject(si, req->key.node, req->key.ep_id,
+				 req->key.gen, ep->port, req->port);
 		kfree_rcu(req, rcu);
 	}
 }
@@ -464,6 +469,7 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 		return -ENOMEM;
 	req->key.node = node;
 	req->key.ep_id = src;
+	req->key.gen = le32_to_cpu(msg->seq);
 	req->port = sport;
 	req->ring = ring;
 	req->shm = len;
@@ -482,7 +488,7 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 	ret = rhashtable_lookup_insert_fast(&si->conreqs, &req->hnode,
 					    scif_conreq_params);
 	if (ret == -EEXIST) {
-		/* The same request twice: a replay. */
+		/* The same request (and connect) twice: a replay. */
 		spin_unlock(&ep->lock);
 		scif_ep_put(ep);
 		kfree(req);
@@ -499,8 +505,8 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 		scif_ep_put(ep);
 		/* Back to the sender: a full backlog is not a bad message. */
 		ret = ret == -ECONNREFUSED ? 0 : ret;
+		scif_send_reject(si, node, src, req->key.gen, dport, sport);
 		kfree_rcu(req, rcu);
-		scif_send_reject(si, node, src, dport, sport);
 		return ret;
 	}
 	list_add_tail(&req->list, &ep->reqs);
@@ -510,9 +516,24 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 	scif_ep_put(ep);
 	return 0;
 refuse:
+	scif_send_reject(si, node, src, req->key.gen, dport, sport);
 	kfree(req);
-	scif_send_reject(si, node, src, dport, sport);
 	return 0;
+}
+
+/*
+ * Whether ACCEPT or REJECT @msg from @node answers @ep's connect in flight:
+ * the listener it asked, and the number of this connect. ep->lock is held.
+ */
+static bool scif_answers_connect(struct scif_endpt *ep, u16 node,
+				 const struct scif_wire_msg *msg)
+{
+	lockdep_assert_held(&ep->lock);
+
+	return ep->state == SCIF_EP_CONNECTING && ep->peer.node == node &&
+	       ep->peer.port == le16_to_cpu(msg->src_port) &&
+	       ep->port == le16_to_cpu(msg->dst_port) &&
+	       ep->conn_gen == le32_to_cpu(msg->seq);
 }
 
 /*
@@ -524,15 +545,14 @@ refuse:
  * under that lock.
  */
 static int scif_connect_shm(struct scif_instance *si, struct scif_endpt *ep,
-			    u16 node, u16 sport, u16 dport,
-			    const struct scif_wire_shm *offer, u32 ring)
+			    u16 node, const struct scif_wire_msg *msg,
+			    const struct scif_wire_shm *offer)
 {
 	int ret = 0;
 
 	down_read(&si->nodes_rwsem);
 	spin_lock(&ep->lock);
-	if (ep->state != SCIF_EP_CONNECTING || ep->peer.node != node ||
-	    ep->peer.port != sport || ep->port != dport)
+	if (!scif_answers_connect(ep, node, msg))
 		goto out;
 	if (!offer) {
 		if (ep->shm)
@@ -543,7 +563,8 @@ static int scif_connect_shm(struct scif_instance *si, struct scif_endpt *ep,
 	if (!ep->shm || !ep->shm->offered)
 		ret = -EPROTO;
 	else
-		ret = scif_shm_attach(si, ep->shm, offer, ring);
+		ret = scif_shm_attach(si, ep->shm, offer,
+				      le32_to_cpu(msg->arg));
 out:
 	spin_unlock(&ep->lock);
 	up_read(&si->nodes_rwsem);
@@ -575,16 +596,14 @@ int scif_handle_accept(struct scif_instance *si, u16 node,
 	}
 	if (len)
 		memcpy(&offer, data, len);
-	ret = scif_connect_shm(si, ep, node, sport, dport, len ? &offer : NULL,
-			       ring);
+	ret = scif_connect_shm(si, ep, node, msg, len ? &offer : NULL);
 	if (ret) {
 		scif_send_reset(si, node, src, dst);
 		scif_ep_put(ep);
 		return ret;
 	}
 	spin_lock(&ep->lock);
-	if (ep->state == SCIF_EP_CONNECTING && ep->peer.node == node &&
-	    ep->peer.port == sport && ep->port == dport) {
+	if (scif_answers_connect(ep, node, msg)) {
 		ep->peer_ep = src;
 		ep->tx_ring = ring;
 		ep->tx_seq = 0;
@@ -618,6 +637,7 @@ int scif_handle_reject(struct scif_instance *si, u16 node,
 	u16 sport = le16_to_cpu(msg->src_port);
 	u16 dport = le16_to_cpu(msg->dst_port);
 	struct scif_endpt *ep;
+	bool shm_here = true;
 	int ret = -EPROTO;
 
 	if (!dst || msg->src_ep || !sport || !dport ||
@@ -629,18 +649,28 @@ int scif_handle_reject(struct scif_instance *si, u16 node,
 		return scif_shm_unquarantine(si, node, dst) ? 0 : -ENOENT;
 	}
 	spin_lock(&ep->lock);
-	if (ep->state == SCIF_EP_CONNECTING && ep->peer.node == node &&
-	    ep->peer.port == sport && ep->port == dport) {
+	if (scif_answers_connect(ep, node, msg)) {
 		if (ep->shm)
 			scif_shm_set_peer_done(ep->shm);
 		ep->state = SCIF_EP_BOUND;
 		ep->conn_err = -ECONNREFUSED;
 		ep->conn_report = ep->conn_async;
 		ret = 0;
+	} else if (ep->conn_gen != le32_to_cpu(msg->seq)) {
+		/* For a connect we gave up on: late, not a lie. */
+		ret = -ENOENT;
+		shm_here = ep->shm && ep->shm->node == node;
 	}
 	spin_unlock(&ep->lock);
 	if (!ret)
 		wake_up_all(&ep->wq);
 	scif_ep_put(ep);
+	/*
+	 * Memory that connect offered was put aside by the next one (see
+	 * scif_handle_release()); nobody writes it now.
+	 */
+	if (ret == -ENOENT && !shm_here &&
+	    scif_shm_unquarantine(si, node, dst))
+		ret = 0;
 	return ret;
 }

@@ -57,15 +57,16 @@ enum scif_ep_state {
  * struct scif_conreq_key - what names a connection request
  * @ep_id: id of the requesting endpoint on @node
  * @node: node of the requesting endpoint (from the link, not the message)
- * @pad: zero, so that the key compares as bytes
+ * @gen: the requester's number for this connect (&scif_endpt.conn_gen)
  *
- * A requester has at most one connect in flight, so the pair is unique
- * among the requests queued on all listeners of an instance.
+ * A requester has at most one connect in flight, but requests of earlier
+ * connects it gave up on may still be queued; the number tells them
+ * apart, so that a new connect is not taken for a replay of an old one.
  */
 struct scif_conreq_key {
 	u64 ep_id;
 	u32 node;
-	u32 pad;
+	u32 gen;
 };
 
 /**
@@ -121,6 +122,9 @@ struct scif_conreq {
  * @peer: node and port of the peer (or of the listener being connected to)
  * @peer_ep: id of the peer endpoint on @peer.node
  * @conn_err: result of the last connect attempt that failed
+ * @conn_gen: number of the connect in flight (or the last one): sent in
+ *	      CONNREQ, and an answer that does not echo it is for an earlier
+ *	      connect
  * @conn_async: the connect in flight was started without blocking
  * @conn_report: an asynchronous connect completed; the next connect call
  *		 (or poll, as EPOLLOUT) reports it
@@ -171,6 +175,7 @@ struct scif_endpt {
 	struct scif_port_id peer;
 	u64 peer_ep;
 	int conn_err;
+	u32 conn_gen;
 	bool conn_async;
 	bool conn_report;
 	int backlog;

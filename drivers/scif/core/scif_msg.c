@@ -52,7 +52,10 @@ static int scif_msg_dispatch(struct scif_instance *si, u16 node,
 {
 	if (scif_msg_is_rma(msg->type))
 		return scif_layers_rx(si, node, msg, data, len);
-	if (msg->seq && msg->type != SCIF_MSG_DATA)
+	/* seq: a stream offset (DATA) or the number of a connect. */
+	if (msg->seq && msg->type != SCIF_MSG_DATA &&
+	    msg->type != SCIF_MSG_CONNREQ && msg->type != SCIF_MSG_ACCEPT &&
+	    msg->type != SCIF_MSG_REJECT)
 		return -EPROTO;
 	if (len && msg->type != SCIF_MSG_DATA &&
 	    msg->type != SCIF_MSG_CONNREQ && msg->type != SCIF_MSG_ACCEPT)

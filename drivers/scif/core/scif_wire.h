@@ -23,14 +23,16 @@
  * @SCIF_MSG_CONNREQ: connect @src_ep (port @src_port) to the listener on
  *		      @dst_port; @arg is the size of @src_ep's receive ring.
  *		      The data is empty, or one &struct scif_wire_shm that
- *		      offers a stream through shared memory
+ *		      offers a stream through shared memory. @seq numbers
+ *		      the connects of @src_ep; the answer echoes it
  * @SCIF_MSG_ACCEPT: the connection request of @dst_ep was accepted by the
  *		     new endpoint @src_ep; @arg is its receive ring size. The
  *		     data is one &struct scif_wire_shm if the stream goes
  *		     through shared memory (the request offered it), else
- *		     empty
+ *		     empty. @seq as in the request
  * @SCIF_MSG_REJECT: the connection request of @dst_ep was refused; @arg is
- *		     the (positive) errno, always ECONNREFUSED
+ *		     the (positive) errno, always ECONNREFUSED; @seq as in
+ *		     the request
  * @SCIF_MSG_DATA: @len bytes of stream data follow; @seq is the stream
  *		   offset of the first byte
  * @SCIF_MSG_CREDIT: the receiver @src_ep has consumed @arg bytes in total
@@ -123,7 +125,8 @@ static inline bool scif_msg_is_rma(u8 type)
  * @version: %SCIF_WIRE_VERSION
  * @type: an &enum scif_msg_type
  * @len: number of data bytes following the message (0 for types without data)
- * @seq: stream offset of the data (DATA only, else 0)
+ * @seq: stream offset of the data (DATA), number of the connect (CONNREQ,
+ *	 ACCEPT, REJECT), type-specific for RMA types, else 0
  * @src_ep: ID of the sending endpoint (0 if none)
  * @dst_ep: ID of the endpoint addressed (0 for CONNREQ)
  * @src_port: port of the sender
