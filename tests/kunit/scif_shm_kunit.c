@@ -629,6 +629,34 @@ static void shm_release_live_ep(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
 }
 
+/*
+ * A connect that puts its earlier memory aside quarantines it before the
+ * endpoint lets go of it. A RELEASE that comes in between finds the memory
+ * both in the endpoint and in quarantine, and must take it out of the
+ * quarantine. Here a connected endpoint's memory is put in quarantine by
+ * hand to stand for that moment; the stream itself is not used again.
+ */
+static void shm_release_during_put_aside(struct kunit *test)
+{
+	struct scif_kt_nodes *n = test->priv;
+	struct scif_endpt *c = n->c, *s = n->s;
+	struct scif_shm *shm = c->shm;
+	struct scif_wire_msg m;
+
+	KUNIT_ASSERT_NOT_NULL(test, shm);
+	scif_shm_retire(n->a, shm);
+	KUNIT_ASSERT_EQ(test, scif_shm_quarantined(n->a, 1), 1U);
+	scif_msg_init(&m, SCIF_MSG_RELEASE, s->id, c->id, s->port, c->port, 0);
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(n->pair, n->a, &m, sizeof(m)),
+			0);
+	scif_sim_settle(n->pair);
+	KUNIT_EXPECT_TRUE(test, shm->peer_done);
+	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
+	KUNIT_EXPECT_TRUE(test, list_empty(&shm->qlink));
+	/* Only the endpoint holds it now; the close frees it. */
+	KUNIT_EXPECT_EQ(test, kref_read(&shm->ref), 1U);
+}
+
 static struct kunit_case scif_shm_cases[] = {
 	KUNIT_CASE(shm_both_sides_active),
 	KUNIT_CASE(shm_stream_both_ways),
@@ -647,6 +675,7 @@ static struct kunit_case scif_shm_cases[] = {
 	KUNIT_CASE(shm_reconnect_late_accept),
 	KUNIT_CASE(shm_reconnect_late_reject),
 	KUNIT_CASE(shm_reconnect_node_lost),
+	KUNIT_CASE(shm_release_during_put_aside),
 	KUNIT_CASE(shm_release_live_ep),
 	{}
 };

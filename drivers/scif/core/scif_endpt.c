@@ -184,6 +184,9 @@ int scif_ep_alloc_ring(struct scif_endpt *ep, u16 node, u32 size)
 		}
 		fresh = scif_shm_reusable(shm);
 		size = ep->rx_size;
+		/* Quarantined first: a RELEASE always finds it somewhere. */
+		scif_shm_stop(shm);
+		scif_shm_retire(ep->si, shm);
 		spin_lock(&ep->lock);
 		ep->shm = NULL;
 		ep->rx_ring = NULL;

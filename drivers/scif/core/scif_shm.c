@@ -318,6 +318,7 @@ void scif_shm_retire(struct scif_instance *si, struct scif_shm *shm)
 	}
 	up_read(&si->nodes_rwsem);
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_shm_retire);
 
 /**
  * scif_shm_put() - let go of an endpoint's memory as it is freed

@@ -847,10 +847,10 @@ int scif_handle_release(struct scif_instance *si, u16 node,
 	scif_ep_put(ep);
 	/*
 	 * An endpoint that connected again while its earlier offer was still
-	 * out has put that memory aside (scif_ep_alloc_ring()) and has none
-	 * at the node now: the RELEASE is for the memory in quarantine.
+	 * out has put that memory aside (scif_ep_alloc_ring()): it waits in
+	 * quarantine, and the endpoint may still point to it while it does.
 	 */
-	if (ret && scif_shm_unquarantine(si, node, dst))
+	if (scif_shm_unquarantine(si, node, dst))
 		ret = 0;
 	return ret;
 }
