@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF byte streams, the messages: DATA, CREDIT, DISCONNECT, WAKE and
+ * RELEASE as they arrive from the peer, and the DISCONNECT a closing
+ * endpoint sends. The send and receive calls are in core/scif_stream.c.
+ *
+ * Each handler finds the endpoint named by @dst_ep and acts only if the
+ * message comes from that endpoint's peer (its node, its endpoint id) and
+ * fits the stream's state; anything else is refused (-EPROTO) and
+ * dropped by the caller.
+ */
+#include <linux/errno.h>
+#include <linux/lockdep.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+
+#include "scif_core.h"
+#include "scif_endpt.h"
+#include "scif_shm.h"
+#include "scif_trace.h"
+#include "scif_wire.h"
+
+/**
+ * scif_data_shutdown() - tell the peer of a closing endpoint
+ * @ep: the endpoint, already %SCIF_EP_CLOSED; was connected
+ */
+void scif_data_shutdown(struct scif_endpt *ep)
+{
+	struct scif_wire_msg msg;
+
+	/* Senders were woken by the state change and leave promptly. */
+	mutex_lock(&ep->send_mutex);
+	/* DISCONNECT also tells the peer we no longer write its memory. */
+	if (ep->shm)
+		scif_shm_stop(ep->shm);
+	scif_msg_init(&msg, SCIF_MSG_DISCONNECT, ep->id, ep->peer_ep, ep->port,
+		      ep->peer.port, 0);
+	scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
+	mutex_unlock(&ep->send_mutex);
+}
+
+/**
+ * scif_data_node_lost() - reset a connection whose peer node is lost
+ * @ep: any endpoint
+ * @node: the node that went away
+ */
+void scif_data_node_lost(struct scif_endpt *ep, u16 node)
+{
+	spin_lock(&ep->lock);
+	if (ep->state == SCIF_EP_CONNECTED && ep->peer.node == node) {
+		ep->state = SCIF_EP_DISCONNECTED;
+		ep->reset_err = -ENODEV;
+	}
+	/* Before the transport unmaps the peer's memory. */
+	if (ep->shm && ep->shm->node == node)
+		scif_shm_stop(ep->shm);
+	spin_unlock(&ep->lock);
+	wake_up_all(&ep->wq);
+}
+
+/* Find the endpoint a stream message is for, with a reference. */
+static struct scif_endpt *scif_stream_ep(struct scif_instance *si,
+					 const struct scif_wire_msg *msg,
+					 int *err)
+{
+	struct scif_endpt *ep;
+
+	*err = -EPROTO;
+	if (!msg->src_ep || !msg->dst_ep)
+		return NULL;
+	ep = scif_ep_lookup(si, le64_to_cpu(msg->dst_ep));
+	if (!ep)
+		*err = -ENOENT;
+	return ep;
+}
+
+/* Whether @msg comes from @ep's peer; ep->lock is held. */
+static bool scif_stream_from_peer(struct scif_endpt *ep, u16 node,
+				  const struct scif_wire_msg *msg)
+{
+	lockdep_assert_held(&ep->lock);
+
+	return ep->state == SCIF_EP_CONNECTED && ep->peer.node == node &&
+	       ep->peer_ep == le64_to_cpu(msg->src_ep);
+}
+
+/* Whether @ep's bytes go through shared memory; ep->lock is held. */
+static bool scif_stream_shm(struct scif_endpt *ep)
+{
+	lockdep_assert_held(&ep->lock);
+
+	return ep->shm && ep->shm->active;
+}
+
+/* DATA: append the payload to the ring if it is the next, fitting chunk. */
+int scif_handle_data(struct scif_instance *si, u16 node,
+		     const struct scif_wire_msg *msg, const void *data,
+		     size_t len)
+{
+	struct scif_endpt *ep;
+	u32 off, first;
+	int ret;
+
+	if (!len || msg->arg)
+		return -EPROTO;
+	ep = scif_stream_ep(si, msg, &ret);
+	if (!ep)
+		return ret;
+	ret = -EPROTO;
+	spin_lock(&ep->lock);
+	if (scif_stream_from_peer(ep, node, msg) && !scif_stream_shm(ep) &&
+	    le32_to_cpu(msg->seq) == ep->rx_seq &&
+	    len <= ep->rx_size - (ep->rx_seq - ep->rx_read)) {
+		off = ep->rx_seq & (ep->rx_size - 1);
+		first = min_t(u32, len, ep->rx_size - off);
+		memcpy(ep->rx_ring + off, data, first);
+		memcpy(ep->rx_ring, (const u8 *)data + first, len - first);
+		ep->rx_seq += len;
+		trace_scif_stream_rx(ep->id, le32_to_cpu(msg->seq), len,
+				     ep->rx_seq - ep->rx_read);
+		ret = 0;
+	}
+	spin_unlock(&ep->lock);
+	if (!ret)
+		wake_up_all(&ep->wq);
+	scif_ep_put(ep);
+	return ret;
+}
+
+/* CREDIT: the peer consumed bytes up to arg; accept only real progress. */
+int scif_handle_credit(struct scif_instance *si, u16 node,
+		       const struct scif_wire_msg *msg)
+{
+	u32 acked = le32_to_cpu(msg->arg);
+	struct scif_endpt *ep;
+	int ret;
+
+	if (msg->seq)
+		return -EPROTO;
+	ep = scif_stream_ep(si, msg, &ret);
+	if (!ep)
+		return ret;
+	ret = -EPROTO;
+	spin_lock(&ep->lock);
+	if (scif_stream_from_peer(ep, node, msg) && !scif_stream_shm(ep) &&
+	    acked - ep->tx_acked != 0 &&
+	    acked - ep->tx_acked <= ep->tx_seq - ep->tx_acked) {
+		ep->tx_acked = acked;
+		ret = 0;
+	}
+	spin_unlock(&ep->lock);
+	if (!ret)
+		wake_up_all(&ep->wq);
+	scif_ep_put(ep);
+	return ret;
+}
+
+/*
+ * DISCONNECT: the peer closed; keep the queued data for scif_recv(). The
+ * peer no longer writes our memory; we stop writing its memory and say so.
+ */
+int scif_handle_disconnect(struct scif_instance *si, u16 node,
+			   const struct scif_wire_msg *msg)
+{
+	struct scif_wire_msg rel;
+	struct scif_endpt *ep;
+	bool release = false;
+	int ret;
+
+	if (msg->seq || msg->arg || !msg->src_ep || !msg->dst_ep)
+		return -EPROTO;
+	ep = scif_ep_lookup_live(si, le64_to_cpu(msg->dst_ep));
+	if (!ep) {
+		/* Closed: its memory may wait for this very word. */
+		return scif_shm_unquarantine(si, node,
+					     le64_to_cpu(msg->dst_ep)) ?
+		       0 : -ENOENT;
+	}
+	ret = -EPROTO;
+	spin_lock(&ep->lock);
+	if (scif_stream_from_peer(ep, node, msg)) {
+		ep->state = SCIF_EP_DISCONNECTED;
+		ep->reset_err = -ECONNRESET;
+		if (ep->shm) {
+			scif_shm_stop(ep->shm);
+			scif_shm_set_peer_done(ep->shm);
+			release = ep->shm->active;
+		}
+		ret = 0;
+	}
+	spin_unlock(&ep->lock);
+	if (!ret)
+		wake_up_all(&ep->wq);
+	if (release) {
+		scif_msg_init(&rel, SCIF_MSG_RELEASE, ep->id, ep->peer_ep,
+			      ep->port, ep->peer.port, 0);
+		scif_node_send(si, node, &rel, NULL, 0);
+	}
+	scif_ep_put(ep);
+	return ret;
+}
+
+/* WAKE: the peer moved a shared-memory stream we armed for. */
+int scif_handle_wake(struct scif_instance *si, u16 node,
+		     const struct scif_wire_msg *msg)
+{
+	struct scif_endpt *ep;
+	int ret;
+
+	if (msg->arg)
+		return -EPROTO;
+	ep = scif_stream_ep(si, msg, &ret);
+	if (!ep)
+		return ret;
+	spin_lock(&ep->lock);
+	/* Late after a disconnect is not wrong: the state change woke all. */
+	ret = ep->peer.node == node && ep->peer_ep == le64_to_cpu(msg->src_ep) &&
+	      scif_stream_shm(ep) ? 0 : -EPROTO;
+	spin_unlock(&ep->lock);
+	if (!ret)
+		wake_up_all(&ep->wq);
+	scif_ep_put(ep);
+	return ret;
+}
+
+/* RELEASE: the peer no longer writes the memory dst_ep offered it. */
+int scif_handle_release(struct scif_instance *si, u16 node,
+			const struct scif_wire_msg *msg)
+{
+	u64 dst = le64_to_cpu(msg->dst_ep);
+	struct scif_endpt *ep;
+	int ret = -EPROTO;
+
+	if (msg->arg || !dst)
+		return -EPROTO;
+	ep = scif_ep_lookup_live(si, dst);
+	if (!ep)
+		return scif_shm_unquarantine(si, node, dst) ? 0 : -ENOENT;
+	spin_lock(&ep->lock);
+	if (ep->shm && ep->shm->node == node) {
+		scif_shm_set_peer_done(ep->shm);
+		ret = 0;
+	}
+	spin_unlock(&ep->lock);
+	scif_ep_put(ep);
+	/*
+	 * An endpoint that connected again while its earlier offer was still
+	 * out has put that memory aside (scif_ep_alloc_ring()): it waits in
+	 * quarantine, and the endpoint may still point to it while it does.
+	 */
+	if (scif_shm_unquarantine(si, node, dst))
+		ret = 0;
+	return ret;
+}
