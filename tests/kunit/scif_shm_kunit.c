@@ -453,6 +453,7 @@ static void shm_connect_gave_up(scif_epd_t epd)
 /* How the request of a connect that gave up is answered in the end. */
 enum shm_late {
 	SHM_LATE_ACCEPT,
+	SHM_LATE_ACCEPT_CLOSED,
 	SHM_LATE_REJECT,
 	SHM_LATE_NODE_LOST,
 };
@@ -469,6 +470,8 @@ enum shm_late {
  *   which does not answer the connect in flight, is reset. The acceptor
  *   stops and answers RELEASE, which must free the earlier memory although
  *   its endpoint lives on;
+ * - accepted, and the acceptor closes before it hears of the reset: its
+ *   DISCONNECT must free the earlier memory in the same way;
  * - refused (its listener closes): the REJECT must free the earlier memory
  *   and leave the connect in flight alone;
  * - the node is lost: the memory goes with it.
@@ -524,6 +527,15 @@ static void shm_reconnect_offer_out(struct kunit *test, enum shm_late late)
 		KUNIT_EXPECT_EQ(test, READ_ONCE(sp->state),
 				SCIF_EP_DISCONNECTED);
 		break;
+	case SHM_LATE_ACCEPT_CLOSED:
+		KUNIT_ASSERT_EQ(test,
+				scif_accept(l1, &peer, &s1, SCIF_ACCEPT_SYNC),
+				0);
+		scif_close(s1);
+		s1 = NULL;
+		scif_sim_settle(n->pair);
+		KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->b, 0), 0U);
+		break;
 	case SHM_LATE_REJECT:
 		scif_close(l1);
 		l1 = NULL;
@@ -573,6 +585,11 @@ static void shm_reconnect_offer_out(struct kunit *test, enum shm_late late)
 static void shm_reconnect_late_accept(struct kunit *test)
 {
 	shm_reconnect_offer_out(test, SHM_LATE_ACCEPT);
+}
+
+static void shm_reconnect_acceptor_closed(struct kunit *test)
+{
+	shm_reconnect_offer_out(test, SHM_LATE_ACCEPT_CLOSED);
 }
 
 static void shm_reconnect_late_reject(struct kunit *test)
@@ -673,6 +690,7 @@ static struct kunit_case scif_shm_cases[] = {
 	KUNIT_CASE(shm_quarantine_full),
 	KUNIT_CASE(shm_release_while_ep_lives),
 	KUNIT_CASE(shm_reconnect_late_accept),
+	KUNIT_CASE(shm_reconnect_acceptor_closed),
 	KUNIT_CASE(shm_reconnect_late_reject),
 	KUNIT_CASE(shm_reconnect_node_lost),
 	KUNIT_CASE(shm_release_during_put_aside),

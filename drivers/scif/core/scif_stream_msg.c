@@ -197,6 +197,12 @@ int scif_handle_disconnect(struct scif_instance *si, u16 node,
 		scif_node_send(si, node, &rel, NULL, 0);
 	}
 	scif_ep_put(ep);
+	/*
+	 * From the acceptor of a connect we gave up on: it no longer writes
+	 * the memory that connect offered, which waits in quarantine.
+	 */
+	if (ret && scif_shm_unquarantine(si, node, le64_to_cpu(msg->dst_ep)))
+		ret = 0;
 	return ret;
 }
 
