@@ -173,7 +173,9 @@ void ivn_xlat_init(struct ivn_dev *ivn)
 
 /*
  * Read the translation peer pidx published for its window widx towards
- * us. The peer's memory is untrusted: anything that is not a whole,
+ * us. A peer not running, or running with another window configuration
+ * (it may be between two loads of the driver), has opened nothing for us:
+ * -ENOLINK. The peer's memory is untrusted: anything that is not a whole,
  * aligned window inside its RAM is reported as -EIO.
  */
 static int ivn_xlat_read(struct ivn_dev *ivn, int pidx, int widx,
@@ -193,7 +195,7 @@ static int ivn_xlat_read(struct ivn_dev *ivn, int pidx, int widx,
 	    ioread32(peer->slot + IVN_SL_MW_COUNT) != ivn->mw_count) {
 		dev_dbg(&ivn->ntb.dev, "peer %d has another window configuration\n",
 			peer->port);
-		return -EIO;
+		return -ENOLINK;
 	}
 	do {
 		g1 = ioread32(e + IVN_XL_GEN);
