@@ -61,6 +61,15 @@ static int scif_send_reset(struct scif_instance *si, u16 node, u64 dst_ep,
 }
 
 /* Called with ep->mutex held; reports and consumes a finished connect. */
+/*
+ * What a connect or an accept reports when its CONNREQ or ACCEPT could
+ * not be sent: the link's own allocation failed, or the node is gone.
+ */
+static int scif_conn_send_err(int err)
+{
+	return err == -ENOMEM ? -ENOMEM : -ENODEV;
+}
+
 static int scif_connect_result(struct scif_endpt *ep)
 {
 	int ret;
@@ -204,7 +213,7 @@ static int __scif_connect(scif_epd_t epd, struct scif_port_id *dst,
 			ep->state = SCIF_EP_BOUND;
 		ep->conn_async = false;
 		spin_unlock(&ep->lock);
-		ret = -ENODEV;
+		ret = scif_conn_send_err(ret);
 		goto out;
 	}
 	ret = nonblock ? -EINPROGRESS : scif_connect_wait(ep);
@@ -226,7 +235,8 @@ out:
  * invalid), -EINVAL (@dst NULL or port 0), -EISCONN (connected),
  * -EOPNOTSUPP (listening), -ECONNREFUSED (nobody listening, or the backlog
  * is full, or the listener closed), -ENODEV (no such node, or it did not
- * answer), -ENOSPC (no port to bind to), -ENOMEM, -EINTR (signal or
+ * answer), -ENOSPC (no port to bind to), -ENOMEM (also: the request
+ * could not be sent for want of memory), -EINTR (signal or
  * scif_epd_flush(); the request stays in flight).
  */
 int scif_connect(scif_epd_t epd, struct scif_port_id *dst)
@@ -307,7 +317,8 @@ static int scif_accept_dequeue(struct scif_endpt *ep, int flags,
  * Return: 0, or -EBADF (@epd invalid), -EINVAL (not listening, bad
  * @flags, @peer or @newepd NULL), -EAGAIN (no request and not waiting),
  * -EINTR (signal or scif_epd_flush()), -ENODEV (the requester's node is
- * gone), -ENOMEM.
+ * gone), -ENOMEM (also: the answer could not be sent for want of
+ * memory; the requester is refused).
  */
 int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 		int flags)
@@ -384,7 +395,7 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 	if (ret) {
 		/* Not left waiting: a REJECT ends the requester's connect. */
 		scif_close(nep);
-		ret = -ENODEV;
+		ret = scif_conn_send_err(ret);
 		goto refuse;
 	}
 	peer->node = req->key.node;
