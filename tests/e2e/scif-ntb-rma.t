@@ -7,7 +7,11 @@
 # fences and signals across the nodes; ENXIO/EACCES/ECONNRESET from a real
 # peer; RLIMIT_MEMLOCK on both. Translated, mmap() of the peer's windows
 # must fail with EOPNOTSUPP. swdma gives RMAs without SCIF_RMA_USECPU a DMA
-# engine (when scif uses one).
+# engine (when scif uses one). Then, in the same boot, the fault injection
+# sweep (tests/user/failnth_test.c, Documentation/fuzzing.rst): every step
+# of a session, connecting and accepting, to the peer and (direct mode
+# only: loopback does not depend on the window mode) on loopback, run with
+# its N-th allocation or user copy failing for every N it reaches.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -23,6 +27,11 @@ else
 	if [ "$SCIF_MODE" = xlat ]; then
 		scif-mmap-test unmappable-client 0 4100
 	fi
+fi
+if [ "$SCIF_MODE" = xlat ]; then
+	scif-failnth-test $((1 - SCIF_NODE_INDEX)) 4300 --no-loopback
+else
+	scif-failnth-test $((1 - SCIF_NODE_INDEX)) 4300
 fi
 # For the log: the swdma channels scif took for RMA (in_use 1).
 for c in /sys/class/dma/*; do
