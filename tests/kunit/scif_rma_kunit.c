@@ -14,6 +14,7 @@
 #include <linux/random.h>
 #include <linux/scif.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
 #include "core/scif_core.h"
 #include "core/scif_endpt.h"
@@ -712,24 +713,34 @@ static void rma_late_unreg_ack(struct kunit *test)
  * peer_timeout_ms passed: the connection is reset, and the window stays
  * closed on our side.
  */
+/* The peer loses track of the client's window at 0, so it will not answer. */
+static void peer_forget_window(struct kunit *test, struct rma_ctx *ctx)
+{
+	struct scif_endpt *s = ctx->n.s;
+	struct scif_window *rwin;
+
+	mutex_lock(&s->rma->lock);
+	rwin = scif_wtree_find(&s->rma->remote, 0);
+	if (rwin) {
+		xa_erase(&s->rma->rwins, rwin->id);
+		scif_wtree_erase(&s->rma->remote, rwin);
+		s->rma->remote_pages -= rwin->nr_pages;
+		s->rma->nr_windows--;
+	}
+	mutex_unlock(&s->rma->lock);
+	KUNIT_ASSERT_NOT_NULL(test, rwin);
+	scif_win_put(rwin);
+}
+
 static void rma_unregister_peer_silent(struct kunit *test)
 {
 	struct rma_ctx *ctx = test->priv;
-	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
+	struct scif_endpt *c = ctx->n.c;
 	unsigned int saved = scif_rma_peer_timeout_ms;
-	struct scif_window *win, *rwin;
+	struct scif_window *win;
 
 	win = reg_client_page(test, ctx);
-	/* The peer loses track of the window, so it will not answer. */
-	mutex_lock(&s->rma->lock);
-	rwin = scif_wtree_find(&s->rma->remote, 0);
-	KUNIT_ASSERT_NOT_NULL(test, rwin);
-	xa_erase(&s->rma->rwins, rwin->id);
-	scif_wtree_erase(&s->rma->remote, rwin);
-	s->rma->remote_pages -= rwin->nr_pages;
-	s->rma->nr_windows--;
-	mutex_unlock(&s->rma->lock);
-	scif_win_put(rwin);
+	peer_forget_window(test, ctx);
 
 	WRITE_ONCE(scif_rma_peer_timeout_ms, 200);
 	KUNIT_EXPECT_EQ(test, scif_unregister(c, 0, PAGE_SIZE), -ECONNRESET);
@@ -740,6 +751,74 @@ static void rma_unregister_peer_silent(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, win->peer_dropped);
 	mutex_unlock(&c->rma->lock);
 	KUNIT_EXPECT_EQ(test, scif_readfrom(c, 0, 8, 0, 0), -ECONNRESET);
+}
+
+/**
+ * struct unreg_cut - what ends an unregister's wait for a silent peer
+ * @work: runs once the unregister is waiting
+ * @ctx: the test's nodes
+ * @link: cut the link (node loss); else the peer closes its endpoint
+ */
+struct unreg_cut {
+	struct delayed_work work;
+	struct rma_ctx *ctx;
+	bool link;
+};
+
+static void unreg_cut_fn(struct work_struct *work)
+{
+	struct unreg_cut *cut = container_of(to_delayed_work(work),
+					     struct unreg_cut, work);
+
+	if (cut->link)
+		scif_sim_pair_down(cut->ctx->n.pair);
+	else
+		scif_close(cut->ctx->n.s);
+}
+
+/*
+ * An unregister waiting for a peer that will not answer ends as soon as
+ * the connection does, with the error of what ended it, not at
+ * peer_timeout_ms; the window stays closed on our side.
+ */
+static void unregister_cut(struct kunit *test, bool link, int want)
+{
+	struct rma_ctx *ctx = test->priv;
+	struct unreg_cut cut = { .ctx = ctx, .link = link };
+	unsigned int saved = scif_rma_peer_timeout_ms;
+	struct scif_endpt *c = ctx->n.c;
+	struct scif_window *win;
+	unsigned long start;
+	int ret;
+
+	win = reg_client_page(test, ctx);
+	peer_forget_window(test, ctx);
+	WRITE_ONCE(scif_rma_peer_timeout_ms, 60000);
+	INIT_DELAYED_WORK_ONSTACK(&cut.work, unreg_cut_fn);
+	schedule_delayed_work(&cut.work, msecs_to_jiffies(100));
+	start = jiffies;
+	ret = scif_unregister(c, 0, PAGE_SIZE);
+	flush_delayed_work(&cut.work);
+	destroy_delayed_work_on_stack(&cut.work);
+	WRITE_ONCE(scif_rma_peer_timeout_ms, saved);
+	if (!link)
+		ctx->n.s = NULL;
+	KUNIT_EXPECT_EQ(test, ret, want);
+	KUNIT_EXPECT_LT(test, jiffies - start, msecs_to_jiffies(30000));
+	mutex_lock(&c->rma->lock);
+	KUNIT_EXPECT_EQ(test, win->state, SCIF_WIN_UNREGISTERING);
+	mutex_unlock(&c->rma->lock);
+	KUNIT_EXPECT_EQ(test, scif_unregister(c, 0, PAGE_SIZE), want);
+}
+
+static void rma_unregister_peer_closes(struct kunit *test)
+{
+	unregister_cut(test, false, -ECONNRESET);
+}
+
+static void rma_unregister_node_lost(struct kunit *test)
+{
+	unregister_cut(test, true, -ENODEV);
 }
 
 /*
@@ -809,6 +888,8 @@ static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_close_releases),
 	KUNIT_CASE(rma_late_unreg_ack),
 	KUNIT_CASE(rma_unregister_peer_silent),
+	KUNIT_CASE(rma_unregister_peer_closes),
+	KUNIT_CASE(rma_unregister_node_lost),
 	KUNIT_CASE(rma_late_reg_answers),
 	{}
 };
