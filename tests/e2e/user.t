@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The single-node userspace tests (tests/user/), one after the other in one
+# boot of one guest with swdma and scif (a boot costs more than most of
+# them), each on the loopback node:
+#   api, api32  every libscif call and user-mode error code, raw ioctls with
+#               bad arguments; the same built -m32, through compat_ioctl
+#   conn        1,000 simultaneous connections, each carrying its own data
+#   mmap        scif_mmap() of the peer's windows both ways against
+#               readfrom/writeto, its errnos, the peer's unregister deferred
+#               while mapped, SIGBUS after the peer closes
+#   pincache    SCIF_RMA_USECACHE reuses pins, sees new pages after
+#               MADV_DONTNEED, munmap+mmap, fork and mprotect, evicts the
+#               least recently used, unpins at close, RLIMIT_MEMLOCK
+#   poll        scif_poll, poll, select and epoll over 64 connected pairs
+#   rma, rma32  every errno of the RMA calls, random RMAs against shadow
+#               copies, fences, RLIMIT_MEMLOCK; the same built -m32. swdma
+#               gives RMAs without SCIF_RMA_USECPU a DMA engine, and scif
+#               keeps the channels it took until unload: one must be in use
+#   stream      1 GiB through send/recv between two processes, checked byte
+#               for byte and by checksum
+# Every test runs even after one failed; the run fails if any did.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/user.sh" <<'GUEST'
+failed=
+run() {
+	name=$1
+	shift
+	echo "== $name: $*"
+	if "$@"; then
+		echo "== $name: ok"
+	else
+		echo "== $name: FAILED"
+		failed="$failed $name"
+	fi
+}
+dma_in_use() {
+	for c in /sys/class/dma/*/in_use; do
+		[ "$(cat "$c")" = 1 ] && return 0
+	done
+	echo "no DMA channel in use: the DMA path was not taken"
+	return 1
+}
+run api scif-user-api-test
+run api32 scif-user-api-test32
+run conn scif-conn-test 1000
+run mmap scif-mmap-test
+run pincache scif-pincache-test
+run poll scif-poll-test 64
+run rma scif-rma-test 400
+run rma32 scif-rma-test32 200
+run rma-dma dma_in_use
+run stream scif-stream-test 1024
+if [ -n "$failed" ]; then
+	echo "FAIL:$failed"
+	exit 1
+fi
+GUEST
+"$top/scripts/rig/cluster" -n 1 --modules "swdma scif" --timeout 900 \
+	--copy "$tmp/user.sh" -- sh ./user.sh
