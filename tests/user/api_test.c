@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -186,6 +187,65 @@ static void test_accept_errors(void)
 	EXPECT_ERR(ioctl(l, SCIF_ACCEPTREQ, &req), EAGAIN);
 	scif_close(l);
 	scif_close(e);
+}
+
+/*
+ * A process out of descriptors: scif_accept() fails with EMFILE and leaves
+ * the request pending, so that once a descriptor is free the request is
+ * accepted and the connection works.
+ */
+static void test_accept_no_fd(void)
+{
+	struct scif_pollepd p = { .events = SCIF_POLLIN };
+	struct scif_port_id peer;
+	struct rlimit old, low;
+	struct connector c;
+	scif_epd_t n = -1;
+	int lowest, r;
+	pthread_t t;
+	__u16 port;
+	char b = 0;
+
+	p.epd = make_listener(1, &port);
+	c.epd = open_ep();
+	c.dst.node = self;
+	c.dst.port = port;
+	if (pthread_create(&t, NULL, connect_thread, &c))
+		bail("pthread_create");
+	r = scif_poll(&p, 1, 10000);
+	tap_ok(r == 1 && (p.revents & SCIF_POLLIN),
+	       "the listener sees the request (%d, revents %#x)", r,
+	       p.revents);
+
+	/* Every descriptor below the lowest free one is taken: allow no more. */
+	lowest = dup(0);
+	if (lowest < 0 || getrlimit(RLIMIT_NOFILE, &old))
+		bail("dup or getrlimit");
+	close(lowest);
+	low = old;
+	low.rlim_cur = lowest;
+	if (setrlimit(RLIMIT_NOFILE, &low))
+		bail("setrlimit");
+	errno = 0;
+	r = scif_accept(p.epd, &peer, &n, SCIF_ACCEPT_SYNC);
+	tap_ok(r == -1 && errno == EMFILE,
+	       "scif_accept without a free descriptor fails with EMFILE (got %d, %s)",
+	       r, strerror(errno));
+	if (setrlimit(RLIMIT_NOFILE, &old))
+		bail("setrlimit");
+
+	EXPECT_EQ(scif_accept(p.epd, &peer, &n, 0), 0);
+	pthread_join(t, NULL);
+	tap_ok(c.ret > 0, "the connect completes (%d, %s)", c.ret,
+	       strerror(c.err));
+	if (n >= 0 && c.ret > 0) {
+		EXPECT_EQ(scif_send(n, "a", 1, SCIF_SEND_BLOCK), 1);
+		EXPECT_EQ(scif_recv(c.epd, &b, 1, SCIF_RECV_BLOCK), 1);
+		tap_ok(b == 'a', "the byte arrives");
+		scif_close(n);
+	}
+	scif_close(c.epd);
+	scif_close(p.epd);
 }
 
 /*
@@ -625,6 +685,7 @@ int main(void)
 	test_listen();
 	test_connect_errors();
 	test_accept_errors();
+	test_accept_no_fd();
 	test_accept_handles();
 	test_connected();
 	test_nonblocking_connect();

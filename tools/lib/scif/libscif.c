@@ -88,14 +88,18 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer,
 		errno = EINVAL;
 		return -1;
 	}
-	memset(&req, 0, sizeof(req));
-	req.flags = flags;
-	if (ioctl(epd, SCIF_ACCEPTREQ, &req) < 0)
-		return -1;
+	/*
+	 * The new endpoint's file comes first: a process out of descriptors
+	 * or memory then leaves the request queued, as accept(2) does,
+	 * instead of taking a connection it has no file to hold.
+	 */
 	fd = open(SCIF_DEVICE, O_RDWR);
 	if (fd < 0)
 		return -1;
-	if (ioctl(fd, SCIF_ACCEPTREG, &req.endpt) < 0) {
+	memset(&req, 0, sizeof(req));
+	req.flags = flags;
+	if (ioctl(epd, SCIF_ACCEPTREQ, &req) < 0 ||
+	    ioctl(fd, SCIF_ACCEPTREG, &req.endpt) < 0) {
 		saved = errno;
 		close(fd);
 		errno = saved;
