@@ -60,7 +60,6 @@ static int scif_send_reset(struct scif_instance *si, u16 node, u64 dst_ep,
 	return scif_node_send(si, node, &msg, NULL, 0);
 }
 
-/* Called with ep->mutex held; reports and consumes a finished connect. */
 /*
  * What a connect or an accept reports when its CONNREQ or ACCEPT could
  * not be sent: the link's own allocation failed, or the node is gone.
@@ -70,6 +69,7 @@ static int scif_conn_send_err(int err)
 	return err == -ENOMEM ? -ENOMEM : -ENODEV;
 }
 
+/* Called with ep->mutex held; reports and consumes a finished connect. */
 static int scif_connect_result(struct scif_endpt *ep)
 {
 	int ret;
