@@ -204,8 +204,12 @@ int scif_ep_alloc_ring(struct scif_endpt *ep, u16 node, u32 size)
 		spin_unlock(&ep->lock);
 		return 0;
 	}
-	/* Connect and accept allocate it for their caller: charge it. */
-	ring = kvmalloc(size, GFP_KERNEL_ACCOUNT);
+	/*
+	 * Connect and accept allocate it for their caller: charge it. A node
+	 * short of memory refuses the connection (ENOMEM) rather than have the
+	 * OOM killer end some process for the sake of one more ring.
+	 */
+	ring = kvmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
 	if (!ring)
 		return -ENOMEM;
 	spin_lock(&ep->lock);

@@ -211,7 +211,7 @@ int scif_ep_alloc_ring(struct scif_endpt *ep, u16 node, u32 size);
 void scif_listener_shutdown(struct scif_endpt *ep);
 void scif_connect_node_lost(struct scif_endpt *ep, u16 node);
 int scif_send_reject(struct scif_instance *si, u16 node, u64 dst_ep,
-		     u32 gen, u16 src_port, u16 dst_port);
+		     u32 gen, u16 src_port, u16 dst_port, int err);
 int scif_send_reset(struct scif_instance *si, u16 node, u64 dst_ep,
 		    u64 src_ep);
 
@@ -223,7 +223,7 @@ int scif_recv_iter(scif_epd_t epd, struct iov_iter *to, int flags);
 void scif_data_shutdown(struct scif_endpt *ep);
 void scif_data_node_lost(struct scif_endpt *ep, u16 node);
 
-/* core/scif_msg.c: handlers of received messages, by type */
+/* core/scif_connect_msg.c and core/scif_stream_msg.c: message handlers */
 struct scif_wire_msg;
 int scif_handle_connreq(struct scif_instance *si, u16 node,
 			const struct scif_wire_msg *msg, const void *data,
@@ -244,6 +244,8 @@ int scif_handle_wake(struct scif_instance *si, u16 node,
 		     const struct scif_wire_msg *msg);
 int scif_handle_release(struct scif_instance *si, u16 node,
 			const struct scif_wire_msg *msg);
+
+/* core/scif_msg.c */
 void scif_msg_init(struct scif_wire_msg *msg, u8 type, u64 src_ep,
 		   u64 dst_ep, u16 src_port, u16 dst_port, u32 arg);
 
