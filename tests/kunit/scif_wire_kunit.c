@@ -292,9 +292,44 @@ static void reject_out_of_state(struct kunit *test)
 	scif_msg_init(&m, SCIF_MSG_REJECT, 0, ctx->sa->id, ctx->sa->peer.port,
 		      ctx->sa->port, ECONNREFUSED);
 	wire_expect_drop(test, &m, sizeof(m));
-	/* Only ECONNREFUSED is a reason. */
+	/* Only ECONNREFUSED and ENOMEM are reasons. */
 	m.arg = cpu_to_le32(EPERM);
 	wire_expect_drop(test, &m, sizeof(m));
+	wire_expect_healthy(test);
+}
+
+/*
+ * A REJECT gives the connect it answers its reason: ENOMEM, from a node
+ * that had no memory for the request, as well as ECONNREFUSED.
+ */
+static void reject_enomem(struct kunit *test)
+{
+	struct wire_ctx *ctx = test->priv;
+	struct scif_port_id dst = { .node = 1 };
+	struct scif_wire_msg m;
+	scif_epd_t l, e;
+	int port;
+
+	l = scif_instance_open(ctx->n.b);
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	port = scif_bind(l, 0);
+	KUNIT_ASSERT_GE(test, port, SCIF_PORT_RSVD);
+	KUNIT_ASSERT_EQ(test, scif_listen(l, 1), 0);
+	dst.port = port;
+	e = scif_instance_open(ctx->n.a);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	/* Queued on @l, never accepted: only the forged answer comes. */
+	KUNIT_ASSERT_EQ(test, scif_epd_connect_nb(e, &dst), -EINPROGRESS);
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_ASSERT_EQ(test, l->nreq, 1);
+	scif_msg_init(&m, SCIF_MSG_REJECT, 0, e->id, port, e->port, ENOMEM);
+	m.seq = cpu_to_le32(e->conn_gen);
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->n.pair, ctx->n.a, &m,
+					      sizeof(m)), 0);
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, scif_connect(e, &dst), -ENOMEM);
+	scif_close(e);
+	scif_close(l);
 	wire_expect_healthy(test);
 }
 
@@ -390,6 +425,7 @@ static struct kunit_case scif_wire_cases[] = {
 	KUNIT_CASE(credit_forged_and_replayed),
 	KUNIT_CASE(accept_replayed_and_stray),
 	KUNIT_CASE(reject_out_of_state),
+	KUNIT_CASE(reject_enomem),
 	KUNIT_CASE(connreq_malformed_and_replayed),
 	KUNIT_CASE(connreq_flood_bounded),
 	KUNIT_CASE(disconnect_replayed),

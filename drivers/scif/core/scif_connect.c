@@ -39,14 +39,17 @@ static void scif_conreq_unlink(struct scif_endpt *ep, struct scif_conreq *req)
 	ep->nreq--;
 }
 
-/* Refuse the request @gen of @dst_ep (on @node, port @dst_port). */
+/*
+ * Refuse the request @gen of @dst_ep (on @node, port @dst_port); its
+ * connect returns @err, -ECONNREFUSED or -ENOMEM.
+ */
 int scif_send_reject(struct scif_instance *si, u16 node, u64 dst_ep,
-		     u32 gen, u16 src_port, u16 dst_port)
+		     u32 gen, u16 src_port, u16 dst_port, int err)
 {
 	struct scif_wire_msg msg;
 
 	scif_msg_init(&msg, SCIF_MSG_REJECT, 0, dst_ep, src_port, dst_port,
-		      ECONNREFUSED);
+		      -err);
 	msg.seq = cpu_to_le32(gen);
 	return scif_node_send(si, node, &msg, NULL, 0);
 }
@@ -59,15 +62,6 @@ int scif_send_reset(struct scif_instance *si, u16 node, u64 dst_ep,
 
 	scif_msg_init(&msg, SCIF_MSG_DISCONNECT, src_ep, dst_ep, 0, 0, 0);
 	return scif_node_send(si, node, &msg, NULL, 0);
-}
-
-/*
- * What a connect or an accept reports when its CONNREQ or ACCEPT could
- * not be sent: the link's own allocation failed, or the node is gone.
- */
-static int scif_conn_send_err(int err)
-{
-	return err == -ENOMEM ? -ENOMEM : -ENODEV;
 }
 
 /* Called with ep->mutex held; reports and consumes a finished connect. */
@@ -214,7 +208,8 @@ static int __scif_connect(scif_epd_t epd, struct scif_port_id *dst,
 			ep->state = SCIF_EP_BOUND;
 		ep->conn_async = false;
 		spin_unlock(&ep->lock);
-		ret = scif_conn_send_err(ret);
+		/* Links do not fail for want of memory: the node is gone. */
+		ret = -ENODEV;
 		goto out;
 	}
 	ret = nonblock ? -EINPROGRESS : scif_connect_wait(ep);
@@ -236,8 +231,8 @@ out:
  * invalid), -EINVAL (@dst NULL or port 0), -EISCONN (connected),
  * -EOPNOTSUPP (listening), -ECONNREFUSED (nobody listening, or the backlog
  * is full, or the listener closed), -ENODEV (no such node, or it did not
- * answer), -ENOSPC (no port to bind to), -ENOMEM (also: the request
- * could not be sent for want of memory), -EINTR (signal or
+ * answer), -ENOSPC (no port to bind to), -ENOMEM (also: the listener's
+ * node had no memory for the request), -EINTR (signal or
  * scif_epd_flush(); the request stays in flight).
  */
 int scif_connect(scif_epd_t epd, struct scif_port_id *dst)
@@ -318,8 +313,7 @@ static int scif_accept_dequeue(struct scif_endpt *ep, int flags,
  * Return: 0, or -EBADF (@epd invalid), -EINVAL (not listening, bad
  * @flags, @peer or @newepd NULL), -EAGAIN (no request and not waiting),
  * -EINTR (signal or scif_epd_flush()), -ENODEV (the requester's node is
- * gone), -ENOMEM (also: the answer could not be sent for want of
- * memory; the requester is refused).
+ * gone), -ENOMEM (the requester is refused with ENOMEM too).
  */
 int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 		int flags)
@@ -396,7 +390,7 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 	if (ret) {
 		/* Not left waiting: a REJECT ends the requester's connect. */
 		scif_close(nep);
-		ret = scif_conn_send_err(ret);
+		ret = -ENODEV;
 		goto refuse;
 	}
 	peer->node = req->key.node;
@@ -404,8 +398,10 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 	*newepd = nep;
 	goto out;
 refuse:
+	/* Our lack of memory is the requester's ENOMEM too. */
 	scif_send_reject(si, req->key.node, req->key.ep_id, req->key.gen,
-			 ep->port, req->port);
+			 ep->port, req->port,
+			 ret == -ENOMEM ? -ENOMEM : -ECONNREFUSED);
 out:
 	kfree_rcu(req, rcu);
 	return ret;
@@ -433,7 +429,8 @@ void scif_listener_shutdown(struct scif_endpt *ep)
 	spin_unlock(&ep->lock);
 	list_for_each_entry_safe(req, tmp, &reqs, list) {
 		scif_send_reject(si, req->key.node, req->key.ep_id,
-				 req->key.gen, ep->port, req->port);
+				 req->key.gen, ep->port, req->port,
+				 -ECONNREFUSED);
 		kfree_rcu(req, rcu);
 	}
 }

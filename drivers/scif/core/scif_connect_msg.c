@@ -38,8 +38,12 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 	    (len && len != sizeof(req->offer)))
 		return -EPROTO;
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
-	if (!req)
-		return -ENOMEM;
+	if (!req) {
+		/* Refused, not dropped: the requester need not wait it out. */
+		scif_send_reject(si, node, src, le32_to_cpu(msg->seq), dport,
+				 sport, -ENOMEM);
+		return 0;
+	}
 	req->key.node = node;
 	req->key.ep_id = src;
 	req->key.gen = le32_to_cpu(msg->seq);
@@ -78,7 +82,8 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 		scif_ep_put(ep);
 		/* Back to the sender: a full backlog is not a bad message. */
 		ret = ret == -ECONNREFUSED ? 0 : ret;
-		scif_send_reject(si, node, src, req->key.gen, dport, sport);
+		scif_send_reject(si, node, src, req->key.gen, dport, sport,
+				 -ECONNREFUSED);
 		kfree_rcu(req, rcu);
 		return ret;
 	}
@@ -89,7 +94,8 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 	scif_ep_put(ep);
 	return 0;
 refuse:
-	scif_send_reject(si, node, src, req->key.gen, dport, sport);
+	scif_send_reject(si, node, src, req->key.gen, dport, sport,
+			 -ECONNREFUSED);
 	kfree(req);
 	return 0;
 }
@@ -211,10 +217,11 @@ int scif_handle_reject(struct scif_instance *si, u16 node,
 	u16 dport = le16_to_cpu(msg->dst_port);
 	struct scif_endpt *ep;
 	bool shm_here = true;
+	u32 err = le32_to_cpu(msg->arg);
 	int ret = -EPROTO;
 
 	if (!dst || msg->src_ep || !sport || !dport ||
-	    le32_to_cpu(msg->arg) != ECONNREFUSED)
+	    (err != ECONNREFUSED && err != ENOMEM))
 		return -EPROTO;
 	ep = scif_ep_lookup_live(si, dst);
 	if (!ep) {
@@ -226,7 +233,7 @@ int scif_handle_reject(struct scif_instance *si, u16 node,
 		if (ep->shm)
 			scif_shm_set_peer_done(ep->shm);
 		ep->state = SCIF_EP_BOUND;
-		ep->conn_err = -ECONNREFUSED;
+		ep->conn_err = -(int)err;
 		ep->conn_report = ep->conn_async;
 		ret = 0;
 	} else if (ep->conn_gen != le32_to_cpu(msg->seq)) {

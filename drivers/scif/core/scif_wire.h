@@ -31,8 +31,9 @@
  *		     through shared memory (the request offered it), else
  *		     empty. @seq as in the request
  * @SCIF_MSG_REJECT: the connection request of @dst_ep was refused; @arg is
- *		     the (positive) errno, always ECONNREFUSED; @seq as in
- *		     the request
+ *		     the (positive) errno its connect returns: ECONNREFUSED,
+ *		     or ENOMEM when the listener's node had no memory for
+ *		     the request; @seq as in the request
  * @SCIF_MSG_DATA: @len bytes of stream data follow; @seq is the stream
  *		   offset of the first byte
  * @SCIF_MSG_CREDIT: the receiver @src_ep has consumed @arg bytes in total
