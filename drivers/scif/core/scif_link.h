@@ -29,10 +29,12 @@ struct scif_wire_msg;
  *	  sent over one link must arrive in the order they were sent. Called in
  *	  process context without spinlocks held; it may sleep, but only for a
  *	  bounded time (a full ring is waited for with a timeout, never spun
- *	  on). Returns 0, or -ENODEV if the peer is gone (a transport that
+ *	  on). Never fails for want of memory: the protocol cannot resend
+ *	  a message, so a transport that must allocate waits for it.
+ *	  Returns 0, or -ENODEV if the peer is gone (a transport that
  *	  gives up waiting for room declares the peer lost and returns
- *	  this), -ENOMEM, or -EAGAIN if the message could not be queued in
- *	  time. The core resets the endpoint a failed message was for.
+ *	  this), or -EAGAIN if the message could not be queued in time.
+ *	  The core resets the endpoint a failed message was for.
  * @poll: optional. Hand to the core, in the calling task, what has arrived
  *	  from the peer so far, as the transport's own receive path would;
  *	  return at once if another task is doing so already (that task

@@ -111,9 +111,14 @@ static int scif_link_queue_send(struct scif_link *link,
 				   len);
 		return 0;
 	}
-	pkt = kmalloc(struct_size(pkt, buf, sizeof(*msg) + len), GFP_KERNEL);
-	if (!pkt)
-		return -ENOMEM;
+	/*
+	 * A link does not lose a message for want of memory, as a hardware
+	 * ring does not: the protocol above cannot resend one, and would
+	 * reset the connection and keep its windows pinned for good. The
+	 * packet is at most a message and a chunk (16 KiB): wait for it.
+	 */
+	pkt = kmalloc(struct_size(pkt, buf, sizeof(*msg) + len),
+		      GFP_KERNEL | __GFP_NOFAIL);
 	pkt->size = sizeof(*msg) + len;
 	memcpy(pkt->buf, msg, sizeof(*msg));
 	if (len)

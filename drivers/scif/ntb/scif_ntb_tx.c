@@ -186,10 +186,12 @@ static int scif_ntb_backlog_add(struct scif_ntb_peer *p,
 {
 	struct scif_ntb_queued *q;
 
-	/* On behalf of the peer: nobody to charge. */
-	q = kmalloc(struct_size(q, data, len), GFP_KERNEL);
-	if (!q)
-		return -ENOMEM;
+	/*
+	 * On behalf of the peer: nobody to charge. Queued because the ring
+	 * is full, the message must still not be lost for want of memory
+	 * (see scif_link_queue_send()); it is at most a chunk.
+	 */
+	q = kmalloc(struct_size(q, data, len), GFP_KERNEL | __GFP_NOFAIL);
 	q->cells = scif_ntb_cells(len);
 	q->len = len;
 	q->msg = *msg;
