@@ -145,6 +145,7 @@ struct fz_opts {
 	int timeout;		/* seconds, 0: none */
 	int verbose;
 	int port_base;		/* first listening port */
+	int no_barrier;		/* with a peer: do not meet it */
 };
 
 struct fz_proc {

@@ -4,7 +4,7 @@
  *
  *   scif-fuzz [--seed N] [--calls N] [--threads N] [--light N] [--procs N]
  *             [--peer NODE|auto] [--user UID] [--timeout SEC]
- *             [--port-base PORT] [-v]
+ *             [--port-base PORT] [--no-barrier] [-v]
  *
  * Forks --procs worker processes, each of --threads full fuzzing threads
  * and --light ones that make cheap requests only (the full threads keep the
@@ -13,6 +13,9 @@
  * well-formed use of every request of <linux/scif_ioctl.h>, mmap, munmap,
  * mprotect, poll, dup, close and fork, on loopback connections and, with
  * --peer, on connections to the listeners of the same program on that node.
+ * With a peer, the two runs meet before the first call and after the last
+ * (through SCIF), unless --no-barrier leaves that to the caller: a run
+ * whose allocations are made to fail cannot count on meeting.
  * Blocking calls are interrupted by signals. Each thread's choices are a
  * function of the seed, the node id and its place; the interleaving of
  * threads is not.
@@ -507,13 +510,25 @@ static void worker(const struct fz_opts *o, int idx, uint16_t self, int peer)
 	}
 	aux_s = (struct fz_thread){ .p = &p, .idx = -100,
 				    .rng = fz_mix(o->seed + 101 + idx) | 1 };
-	p.lfd = open("/dev/scif", O_RDWR);
-	if (p.lfd < 0 || ioctl(p.lfd, SCIF_BIND, &port) ||
-	    ioctl(p.lfd, SCIF_LISTEN, 16)) {
-		fprintf(stderr,
-			"scif-fuzz: no listener on port %llu (process %d): %s\n",
-			(unsigned long long)port, idx, strerror(errno));
-		exit(1);
+	/*
+	 * The listener is the worker's own set-up, not a call under test: when
+	 * the kernel's allocations are made to fail (fault_inject.sh), ENOMEM
+	 * here is expected, and the worker tries again.
+	 */
+	for (i = 0;; i++) {
+		p.lfd = open("/dev/scif", O_RDWR);
+		if (p.lfd >= 0 && !ioctl(p.lfd, SCIF_BIND, &port) &&
+		    !ioctl(p.lfd, SCIF_LISTEN, 16))
+			break;
+		if (errno != ENOMEM || i == 100) {
+			fprintf(stderr,
+				"scif-fuzz: no listener on port %llu (process %d): %s\n",
+				(unsigned long long)port, idx, strerror(errno));
+			exit(1);
+		}
+		if (p.lfd >= 0)
+			close(p.lfd);
+		usleep(10000);
 	}
 	for (i = 0; i < FZ_ACCEPTORS; i++) {
 		aux_a[i] = (struct fz_thread){
@@ -657,7 +672,8 @@ static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: scif-fuzz [--seed N] [--calls N] [--threads N] [--light N] [--procs N]\n"
-		"                 [--peer NODE|auto] [--user UID] [--timeout SEC] [--port-base PORT] [-v]\n");
+		"                 [--peer NODE|auto] [--user UID] [--timeout SEC] [--port-base PORT]\n"
+		"                 [--no-barrier] [-v]\n");
 	exit(2);
 }
 
@@ -757,6 +773,10 @@ int main(int argc, char **argv)
 			o.verbose = 1;
 			continue;
 		}
+		if (!strcmp(a, "--no-barrier")) {
+			o.no_barrier = 1;
+			continue;
+		}
 		if (!v)
 			print_usage();
 		i++;
@@ -798,6 +818,11 @@ int main(int argc, char **argv)
 	/* Our own node id; with --peer, wait up to a minute for the peer. */
 	for (i = 0; i < 600; i++) {
 		n = node_ids(nodes, 16, &self);
+		if (n < 0 && errno == ENOMEM) {
+			/* Allocations made to fail: try again. */
+			usleep(100000);
+			continue;
+		}
 		if (n < 0) {
 			perror("scif-fuzz: SCIF_GET_NODEIDS");
 			return 1;
@@ -818,7 +843,7 @@ int main(int argc, char **argv)
 			o.peer);
 		return 1;
 	}
-	if (peer >= 0 && barrier(self, peer, 120))
+	if (peer >= 0 && !o.no_barrier && barrier(self, peer, 120))
 		fprintf(stderr, "scif-fuzz: no start barrier with node %d\n",
 			peer);
 	fprintf(stdout,
@@ -904,7 +929,7 @@ int main(int argc, char **argv)
 			next_report += 60000;
 		}
 	}
-	if (peer >= 0 && barrier(self, peer, 300))
+	if (peer >= 0 && !o.no_barrier && barrier(self, peer, 300))
 		fprintf(stderr, "scif-fuzz: no end barrier with node %d\n",
 			peer);
 	if (o.verbose)
