@@ -172,10 +172,19 @@ EXPORT_SYMBOL_IF_KUNIT(scif_wtree_insert);
  * scif_wtree_erase() - take a window out of its tree
  * @mt: the tree
  * @win: a window inserted into @mt
+ *
+ * Erasing may need a new tree node, and mtree_erase() gives up silently
+ * when it cannot have one, leaving the entry in place: a window freed
+ * later would then still be found. The store waits for the memory
+ * instead (random allocation failures found this). Sleeps.
  */
 void scif_wtree_erase(struct maple_tree *mt, struct scif_window *win)
 {
-	WARN_ON(mtree_erase(mt, win->offset) != win);
+	u64 last = win->offset + ((u64)win->nr_pages << PAGE_SHIFT) - 1;
+
+	WARN_ON(mtree_load(mt, win->offset) != win);
+	WARN_ON(mtree_store_range(mt, win->offset, last, NULL,
+				  GFP_KERNEL | __GFP_NOFAIL));
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_wtree_erase);
 
