@@ -753,6 +753,46 @@ static void rma_unregister_peer_silent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, scif_readfrom(c, 0, 8, 0, 0), -ECONNRESET);
 }
 
+/*
+ * A registration that stopped waiting (and sent UNREG) and is then refused
+ * by the peer is forgotten at once: the peer holds none of it and will
+ * not answer the UNREG, which it takes for a late message. A refusal of a
+ * window that was active is a lie and changes nothing.
+ */
+static void rma_register_abandoned_refused(struct kunit *test)
+{
+	struct rma_ctx *ctx = test->priv;
+	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
+	struct scif_window *win;
+	struct scif_wire_msg m;
+	unsigned int nr;
+	u32 id;
+
+	win = reg_client_page(test, ctx);
+	peer_forget_window(test, ctx);
+	mutex_lock(&c->rma->lock);
+	nr = c->rma->nr_windows;
+	id = win->id;
+	win->state = SCIF_WIN_UNREGISTERING;
+	mutex_unlock(&c->rma->lock);
+	hostile(test, SCIF_MSG_REG_ACK, id, ENOMEM, NULL, 0);
+	mutex_lock(&c->rma->lock);
+	KUNIT_EXPECT_PTR_EQ(test, xa_load(&c->rma->wins, id), win);
+	/* Now as scif_register() leaves a window it gave up on. */
+	win->reg_abandoned = true;
+	mutex_unlock(&c->rma->lock);
+	hostile(test, SCIF_MSG_REG_ACK, id, ENOMEM, NULL, 0);
+	mutex_lock(&c->rma->lock);
+	KUNIT_EXPECT_NULL(test, xa_load(&c->rma->wins, id));
+	KUNIT_EXPECT_NULL(test, scif_wtree_find(&c->rma->local, 0));
+	KUNIT_EXPECT_EQ(test, c->rma->nr_windows, nr - 1);
+	mutex_unlock(&c->rma->lock);
+	/* The peer's view of our UNREG for it. */
+	scif_msg_init(&m, SCIF_MSG_UNREG, c->id, s->id, c->port, s->port, id);
+	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.b, 0, &m, NULL, 0),
+			-ENOENT);
+}
+
 /**
  * struct unreg_cut - what ends an unregister's wait for a silent peer
  * @work: runs once the unregister is waiting
@@ -888,6 +928,7 @@ static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_close_releases),
 	KUNIT_CASE(rma_late_unreg_ack),
 	KUNIT_CASE(rma_unregister_peer_silent),
+	KUNIT_CASE(rma_register_abandoned_refused),
 	KUNIT_CASE(rma_unregister_peer_closes),
 	KUNIT_CASE(rma_unregister_node_lost),
 	KUNIT_CASE(rma_late_reg_answers),

@@ -139,8 +139,15 @@ static bool scif_reg_wait_settled(const void *arg)
 	return scif_reg_settled(w->ep, w->win);
 }
 
-/* Take @win out of our tables if it is still there; drops their reference. */
-static void scif_win_forget(struct scif_endpt *ep, struct scif_window *win)
+/**
+ * scif_win_forget() - take a local window out of our tables
+ * @ep: its endpoint
+ * @win: the window; the caller holds a reference
+ *
+ * Does nothing if the window is no longer there; otherwise drops the
+ * tables' reference. Takes &scif_rma_ep.lock.
+ */
+void scif_win_forget(struct scif_endpt *ep, struct scif_window *win)
 {
 	struct scif_rma_ep *rma = ep->rma;
 	bool found;
@@ -224,6 +231,7 @@ static off_t scif_register_pp(struct scif_endpt *ep,
 			/* The peer may hold part of it: unregister properly. */
 			mutex_lock(&rma->lock);
 			win->state = SCIF_WIN_UNREGISTERING;
+			win->reg_abandoned = true;
 			mutex_unlock(&rma->lock);
 			scif_rma_send(ep, SCIF_MSG_UNREG, win->id, 0, NULL, 0);
 		} else {

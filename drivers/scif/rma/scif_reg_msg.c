@@ -253,7 +253,18 @@ static int scif_rma_reg_ack(struct scif_endpt *ep, u32 id, u32 err)
 		return -EPROTO;
 	mutex_lock(&rma->lock);
 	win = xa_load(&rma->wins, id);
-	if (win && win->state == SCIF_WIN_UNREGISTERING) {
+	if (win && win->reg_abandoned && err) {
+		/*
+		 * scif_register() stopped waiting and sent UNREG, but the
+		 * peer had refused the window: it holds none of it and will
+		 * not answer the UNREG. Forget the window here.
+		 */
+		scif_win_get(win);
+		mutex_unlock(&rma->lock);
+		scif_win_forget(ep, win);
+		scif_win_put(win);
+		return 0;
+	} else if (win && win->state == SCIF_WIN_UNREGISTERING) {
 		/* scif_register() stopped waiting: a late answer. */
 		ret = -ENOENT;
 	} else if (!win || win->state != SCIF_WIN_REGISTERING) {
@@ -279,8 +290,13 @@ static int scif_rma_unreg(struct scif_endpt *ep, u32 id)
 	if (win)
 		scif_rwin_remove(rma, win);
 	mutex_unlock(&rma->lock);
+	/*
+	 * Late rather than wrong: a window we refused at REG_OPEN, which the
+	 * peer unregisters because its scif_register() gave up waiting for
+	 * our answer, or one a close dropped already.
+	 */
 	if (!win)
-		return -EPROTO;
+		return -ENOENT;
 	/* Nothing new finds it: the peer's scif_unregister() may return. */
 	scif_rma_send(ep, SCIF_MSG_UNREG_SEEN, id, 0, NULL, 0);
 	/* Answer again once RMAs using it are over: on the final put. */

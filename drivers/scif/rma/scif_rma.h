@@ -66,6 +66,7 @@ void scif_wtree_destroy(struct maple_tree *mt);
 /* rma/scif_reg.c: register and unregister */
 void scif_rma_peer_drain(struct scif_endpt *ep);
 void scif_rma_drop_all(struct scif_endpt *ep, bool local);
+void scif_win_forget(struct scif_endpt *ep, struct scif_window *win);
 
 /* rma/scif_reg_msg.c: the registration protocol's receive side */
 int scif_handle_rma(struct scif_instance *si, u16 node,

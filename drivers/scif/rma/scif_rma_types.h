@@ -142,6 +142,8 @@ enum scif_win_state {
  * @remote: this is a peer's window
  * @state: local windows: &enum scif_win_state (under &scif_rma_ep.lock)
  * @reg_err: local windows: the peer's answer to the registration
+ * @reg_abandoned: local windows: scif_register() stopped waiting for that
+ *		   answer and sent UNREG (under &scif_rma_ep.lock)
  * @peer_dropped: local windows: the peer said (UNREG_SEEN or UNREG_ACK)
  *		  that nothing it starts reaches the window any more (under
  *		  &scif_rma_ep.lock; read without it by waiters)
@@ -163,6 +165,7 @@ struct scif_window {
 	bool remote;
 	enum scif_win_state state;
 	int reg_err;
+	bool reg_abandoned;
 	bool peer_dropped;
 	struct scif_pinned_pages *pp;
 	struct device *dma_dev;
