@@ -95,8 +95,8 @@ void scif_fence_check_peer_marks(struct scif_endpt *ep)
  * @ep: the endpoint
  * @token: the peer's token, sent back in FENCE_DONE
  *
- * Return: 0, -EBUSY (the peer has %SCIF_FENCE_MAX_MARKS requests held
- * already) or -ENOMEM; the request is dropped on either error.
+ * Return: 0, or -EBUSY (the peer has %SCIF_FENCE_MAX_MARKS requests held
+ * already); the request is then dropped.
  */
 int scif_fence_peer_request(struct scif_endpt *ep, u32 token)
 {
@@ -117,10 +117,13 @@ int scif_fence_peer_request(struct scif_endpt *ep, u32 token)
 	}
 	if (full)
 		goto drop;
-	/* Process context, on behalf of the peer: nobody here to charge. */
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
-	if (!m)
-		return -ENOMEM;
+	/*
+	 * Process context, on behalf of the peer: nobody here to charge.
+	 * Dropping the request would leave the peer's fence wait to time
+	 * out and reset the connection; the entry is small and their number
+	 * bounded (%SCIF_FENCE_MAX_MARKS), so wait for the memory.
+	 */
+	m = kzalloc(sizeof(*m), GFP_KERNEL | __GFP_NOFAIL);
 	m->token = token;
 	m->seq = seq;
 	spin_lock(&rma->ilock);

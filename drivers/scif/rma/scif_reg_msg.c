@@ -264,8 +264,12 @@ static int scif_rma_reg_ack(struct scif_endpt *ep, u32 id, u32 err)
 		scif_win_forget(ep, win);
 		scif_win_put(win);
 		return 0;
-	} else if (win && win->state == SCIF_WIN_UNREGISTERING) {
-		/* scif_register() stopped waiting: a late answer. */
+	} else if ((win && win->state == SCIF_WIN_UNREGISTERING) ||
+		   (!win && scif_rma_ep_usable(ep))) {
+		/*
+		 * scif_register() stopped waiting, or gave up the window
+		 * when the connection was reset: a late answer.
+		 */
 		ret = -ENOENT;
 	} else if (!win || win->state != SCIF_WIN_REGISTERING) {
 		ret = -EPROTO;
