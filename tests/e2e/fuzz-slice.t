@@ -3,7 +3,7 @@
 # A short seeded slice of scif-fuzz (Documentation/fuzzing.rst) on two nodes
 # joined by the emulated NTB: loopback and cross-node endpoints, windows,
 # RMAs, fences, mmaps, forks and signals, half of the workers unprivileged.
-# Then, in the same boot, a second slice while 2% of the allocations made
+# Then, in the same boot, a second slice while 5% of the allocations made
 # for the SCIF modules fail on both nodes, in any task (fault_inject.sh):
 # the system calls, the receive work running the peer's messages, the RMA
 # workers. Once the faults stop, the nodes must still see each other and
@@ -19,9 +19,9 @@ set -e
 scif-fuzz --seed 13 --calls 4000 --procs 2 --threads 3 --light 3 --peer auto \
 	--user 65534 --timeout 150 -v
 . ./fault_inject.sh
-fi_arm 2 scif scif_ntb
+fi_arm 5 scif scif_ntb
 rc=0
-scif-fuzz --seed 14 --calls 2000 --procs 2 --threads 2 --light 2 --peer auto \
+scif-fuzz --seed 14 --calls 3000 --procs 2 --threads 2 --light 2 --peer auto \
 	--user 65534 --timeout 200 --port-base 6000 --no-barrier -v || rc=$?
 fi_disarm
 [ "$rc" = 0 ] || { echo "scif-fuzz under allocation failures: exit $rc"; exit 1; }
