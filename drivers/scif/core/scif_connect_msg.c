@@ -80,10 +80,13 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 	if (ret) {
 		spin_unlock(&ep->lock);
 		scif_ep_put(ep);
-		/* Back to the sender: a full backlog is not a bad message. */
-		ret = ret == -ECONNREFUSED ? 0 : ret;
+		/*
+		 * Back to the sender: a full backlog is not a bad message,
+		 * and a hash table that could not grow is our shortage.
+		 */
 		scif_send_reject(si, node, src, req->key.gen, dport, sport,
-				 -ECONNREFUSED);
+				 ret == -ENOMEM ? -ENOMEM : -ECONNREFUSED);
+		ret = ret == -ECONNREFUSED || ret == -ENOMEM ? 0 : ret;
 		kfree_rcu(req, rcu);
 		return ret;
 	}
