@@ -5,6 +5,13 @@
 # time, and prints the suites' results as one KTAP document. A module that
 # fails to load or registers no suite is reported and makes the exit non-zero.
 d=/sys/kernel/debug/kunit
+# A test may make one allocation of its own thread fail (current->fail_nth),
+# sleeping ones included; nothing fails unless a test asks for it.
+for f in /sys/kernel/debug/failslab /sys/kernel/debug/fail_page_alloc; do
+	[ -d "$f" ] || continue
+	echo N >"$f/ignore-gfp-wait"
+	echo 0 >"$f/verbose"
+done
 body=/tmp/ktap.body
 : >"$body"
 n=0

@@ -375,6 +375,51 @@ static void connreq_malformed_and_replayed(struct kunit *test)
 }
 
 /*
+ * A CONNREQ whose queue entry cannot be allocated is refused with ENOMEM,
+ * not dropped: the requester's connect ends at once with that error.
+ */
+static void connreq_enomem_refused(struct kunit *test)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	struct wire_ctx *ctx = test->priv;
+	struct scif_wire_msg m;
+	s64 drops = wire_drops(ctx);
+	scif_epd_t e;
+	int port, ret;
+
+	e = scif_instance_open(ctx->n.b);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	port = scif_bind(e, 0);
+	KUNIT_ASSERT_GE(test, port, SCIF_PORT_RSVD);
+	/* As scif_connect() leaves it once its CONNREQ is on the way. */
+	spin_lock(&e->lock);
+	e->state = SCIF_EP_CONNECTING;
+	e->peer.node = 0;
+	e->peer.port = ctx->lport;
+	e->conn_gen = 7;
+	spin_unlock(&e->lock);
+	scif_msg_init(&m, SCIF_MSG_CONNREQ, e->id, 0, port, ctx->lport,
+		      SCIF_RX_RING_SIZE);
+	m.seq = cpu_to_le32(7);
+	/* The first allocation of this thread, the request's entry, fails. */
+	current->fail_nth = 1;
+	ret = scif_handle_connreq(ctx->n.a, 1, &m, NULL, 0);
+	KUNIT_EXPECT_EQ(test, current->fail_nth, 0U);
+	current->fail_nth = 0;
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, ctx->l->nreq, 0);
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(e->state), SCIF_EP_BOUND);
+	KUNIT_EXPECT_EQ(test, e->conn_err, -ENOMEM);
+	KUNIT_EXPECT_EQ(test, wire_drops(ctx), drops);
+	scif_close(e);
+	wire_expect_healthy(test);
+#else
+	kunit_skip(test, "needs CONFIG_FAULT_INJECTION");
+#endif
+}
+
+/*
  * A peer flooding a listener with requests gets them refused beyond the
  * backlog; the refusals are answers, not drops, and nothing is queued
  * twice.
@@ -426,6 +471,7 @@ static struct kunit_case scif_wire_cases[] = {
 	KUNIT_CASE(accept_replayed_and_stray),
 	KUNIT_CASE(reject_out_of_state),
 	KUNIT_CASE(reject_enomem),
+	KUNIT_CASE(connreq_enomem_refused),
 	KUNIT_CASE(connreq_malformed_and_replayed),
 	KUNIT_CASE(connreq_flood_bounded),
 	KUNIT_CASE(disconnect_replayed),

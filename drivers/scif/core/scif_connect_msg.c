@@ -102,6 +102,7 @@ refuse:
 	kfree(req);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_handle_connreq);
 
 /*
  * Whether ACCEPT or REJECT @msg from @node answers @ep's connect in flight:
