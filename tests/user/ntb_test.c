@@ -10,22 +10,29 @@
  *                                      until CONNS were served (0: forever)
  *   scif-ntb-test echo NODE PORT CONNS open CONNS connections at once, then
  *                                      exchange a 64-byte message on each
- *   scif-ntb-test stream NODE PORT MIB send MIB MiB of a seeded sequence;
+ *   scif-ntb-test stream NODE PORT MIB [poll]
+ *                                      send MIB MiB of a seeded sequence;
  *                                      the server checks every byte and
  *                                      the checksum; progress every 25%
  *   scif-ntb-test ping NODE PORT [SIZE ITERS]
  *                                      round trips of SIZE bytes (default
  *                                      8 B, 1000), average latency
- *   scif-ntb-test bench NODE PORT      table: round trip 8 B..64 KiB and
- *                                      streaming throughput
+ *   scif-ntb-test bench NODE PORT [poll]
+ *                                      table: round trip 8 B..64 KiB and
+ *                                      streaming throughput; with "poll",
+ *                                      both sides spin on non-blocking
+ *                                      scif_send()/scif_recv() instead of
+ *                                      sleeping in them
  *   scif-ntb-test expect-loss PORT [S] accept one stream and expect it to
  *                                      fail with ECONNRESET or ENODEV
  *                                      (its sender's node dies), within
  *                                      S seconds of the last data
  *
  * Clients retry connecting while the node is not up or nobody listens yet
- * (for 60 seconds), since guests boot at different times. Every
- * connection starts with a header naming what the server does.
+ * (for 60 seconds), since guests boot at different times. A connection
+ * carries requests, one after the other until the client closes it: each
+ * a header naming what the server does. The server answers a DISCARD
+ * header with one byte, from which the benchmark times its stream.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -40,6 +47,8 @@
 #include "scif_util.h"
 
 enum { OP_ECHO = 1, OP_CHECK, OP_DISCARD };
+/* Or'ed into hdr.op: the server polls too. */
+#define OP_POLL	0x100
 
 struct hdr {
 	__u32 op;
@@ -51,12 +60,33 @@ struct hdr {
 /* How long a client keeps trying to connect while the peer boots. */
 #define DIAL_SECONDS	60
 
+/*
+ * Move exactly @len bytes: in one blocking call, or (@poll) by calling
+ * the non-blocking one until all went, never sleeping in the driver.
+ */
+static int xfer_how(scif_epd_t epd, void *buf, int len, int send, int poll)
+{
+	char *p = buf;
+	int n;
+
+	if (!poll) {
+		n = send ? scif_send(epd, buf, len, SCIF_SEND_BLOCK) :
+			   scif_recv(epd, buf, len, SCIF_RECV_BLOCK);
+		return n == len ? 0 : -1;
+	}
+	while (len > 0) {
+		n = send ? scif_send(epd, p, len, 0) : scif_recv(epd, p, len, 0);
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
 static int xfer(scif_epd_t epd, void *buf, int len, int send)
 {
-	int n = send ? scif_send(epd, buf, len, SCIF_SEND_BLOCK) :
-		       scif_recv(epd, buf, len, SCIF_RECV_BLOCK);
-
-	return n == len ? 0 : -1;
+	return xfer_how(epd, buf, len, send, 0);
 }
 
 static scif_epd_t listener(__u16 port, int backlog)
@@ -72,30 +102,33 @@ static scif_epd_t listener(__u16 port, int backlog)
 	return epd;
 }
 
-/* Serve one connection; returns 0 if it went as the client asked. */
-static int serve_one(scif_epd_t epd, char *buf)
+/* Serve the request @h; returns 0 if it went as the client asked. */
+static int serve_request(scif_epd_t epd, char *buf, struct hdr h)
 {
 	__u64 seed, sum = 0, got = 0, want, i;
-	struct hdr h;
-	int n;
+	int n, poll;
+	char ready = 1;
 
-	if (xfer(epd, &h, sizeof(h), 0))
-		return -1;
+	poll = !!(h.op & OP_POLL);
+	h.op &= ~OP_POLL;
 	if (h.op == OP_ECHO) {
 		if (h.size > CHUNK)
 			return -1;
 		for (i = 0; !h.count || i < h.count; i++) {
-			if (xfer(epd, buf, h.size, 0))
+			if (xfer_how(epd, buf, h.size, 0, poll))
 				return h.count ? -1 : 0;
-			if (xfer(epd, buf, h.size, 1))
+			if (xfer_how(epd, buf, h.size, 1, poll))
 				return -1;
 		}
 		return 0;
 	}
+	/* The sender of a DISCARD times from here on. */
+	if (h.op == OP_DISCARD && xfer_how(epd, &ready, 1, 1, poll))
+		return -1;
 	seed = h.size | 1;
 	while (got < h.count) {
 		n = h.count - got > CHUNK ? (__u64)CHUNK : h.count - got;
-		if (xfer(epd, buf, n, 0))
+		if (xfer_how(epd, buf, n, 0, poll))
 			return -1;
 		if (h.op == OP_CHECK) {
 			for (i = 0; i < (__u64)n / 8; i++) {
@@ -112,13 +145,28 @@ static int serve_one(scif_epd_t epd, char *buf)
 		got += n;
 	}
 	want = sum;
-	if (xfer(epd, &sum, 8, 0))
+	if (xfer_how(epd, &sum, 8, 0, poll))
 		return -1;
 	if (h.op == OP_CHECK && sum != want) {
 		fprintf(stderr, "checksum mismatch\n");
 		return -1;
 	}
-	return xfer(epd, &want, 8, 1);
+	return xfer_how(epd, &want, 8, 1, poll);
+}
+
+/*
+ * Serve one connection: its requests, one after the other, until the
+ * client closes it. Returns 0 if all went as the client asked.
+ */
+static int serve_one(scif_epd_t epd, char *buf)
+{
+	struct hdr h;
+	int served;
+
+	for (served = 0; !xfer(epd, &h, sizeof(h), 0); served++)
+		if (serve_request(epd, buf, h))
+			return -1;
+	return served ? 0 : -1;
 }
 
 static int failures;
@@ -194,18 +242,29 @@ static int run_echo(__u16 node, __u16 port, int conns)
 	return 0;
 }
 
-/* Send @bytes of the sequence (or zeros) and wait for the server's sum. */
+/*
+ * Send @bytes of the sequence (CHECK) or of zeros (DISCARD) and wait for
+ * the server's sum; the seconds it took. A DISCARD is timed from the
+ * server's answer to the header, so that a server still starting up does
+ * not count.
+ */
 static double send_stream(scif_epd_t epd, int op, __u64 bytes, int chunk,
-			  int progress)
+			  int progress, int poll)
 {
 	static __u64 buf[CHUNK / 8];
 	__u64 seed = 0x5c1f | 1, sum = 0, sent = 0, back;
-	struct hdr h = { op, seed, bytes };
+	struct hdr h = { op | (poll ? OP_POLL : 0), seed, bytes };
 	double t0 = now();
 	int n, i, step = 0;
+	char ready;
 
 	if (xfer(epd, &h, sizeof(h), 1))
 		die("send");
+	if (op == OP_DISCARD) {
+		if (xfer_how(epd, &ready, 1, 0, poll))
+			die("recv");
+		t0 = now();
+	}
 	while (sent < bytes) {
 		n = bytes - sent > (__u64)chunk ? (__u64)chunk : bytes - sent;
 		if (op == OP_CHECK)
@@ -213,7 +272,7 @@ static double send_stream(scif_epd_t epd, int op, __u64 bytes, int chunk,
 				buf[i] = xorshift64(&seed);
 				sum += buf[i];
 			}
-		if (xfer(epd, buf, n, 1))
+		if (xfer_how(epd, buf, n, 1, poll))
 			die("send");
 		sent += n;
 		if (progress && sent * 4 / bytes > (__u64)step) {
@@ -224,7 +283,7 @@ static double send_stream(scif_epd_t epd, int op, __u64 bytes, int chunk,
 			fflush(stdout);
 		}
 	}
-	if (xfer(epd, &sum, 8, 1) || xfer(epd, &back, 8, 0))
+	if (xfer_how(epd, &sum, 8, 1, poll) || xfer_how(epd, &back, 8, 0, poll))
 		die("stream end");
 	if (op == OP_CHECK && back != sum) {
 		fprintf(stderr, "checksum differs\n");
@@ -233,14 +292,14 @@ static double send_stream(scif_epd_t epd, int op, __u64 bytes, int chunk,
 	return now() - t0;
 }
 
-static int run_stream(__u16 node, __u16 port, int mib)
+static int run_stream(__u16 node, __u16 port, int mib, int poll)
 {
 	scif_epd_t epd = dial_or_die(node, port, DIAL_SECONDS);
 	double t;
 
 	printf("@@SCIF-READY streaming %d MiB to node %u\n", mib, node);
 	fflush(stdout);
-	t = send_stream(epd, OP_CHECK, (__u64)mib << 20, CHUNK, 1);
+	t = send_stream(epd, OP_CHECK, (__u64)mib << 20, CHUNK, 1, poll);
 	printf("stream of %d MiB to node %u checked: %.1f s, %.2f MiB/s\n",
 	       mib, node, t, mib / t);
 	scif_close(epd);
@@ -248,7 +307,7 @@ static int run_stream(__u16 node, __u16 port, int mib)
 }
 
 /* Average round trip of @size bytes over @iters exchanges, in us. */
-static double round_trip(scif_epd_t epd, int size, int iters)
+static double round_trip(scif_epd_t epd, int size, int iters, int poll)
 {
 	static char buf[CHUNK];
 	double t0;
@@ -256,7 +315,8 @@ static double round_trip(scif_epd_t epd, int size, int iters)
 
 	t0 = now();
 	for (i = 0; i < iters; i++)
-		if (xfer(epd, buf, size, 1) || xfer(epd, buf, size, 0))
+		if (xfer_how(epd, buf, size, 1, poll) ||
+		    xfer_how(epd, buf, size, 0, poll))
 			die("round trip");
 	return (now() - t0) / iters * 1e6;
 }
@@ -268,39 +328,42 @@ static int run_ping(__u16 node, __u16 port, int size, int iters)
 
 	if (xfer(epd, &h, sizeof(h), 1))
 		die("send");
-	round_trip(epd, size, iters / 10 + 1);
+	round_trip(epd, size, iters / 10 + 1, 0);
 	printf("ping-pong with node %u: %d round trips of %d B, %.1f us each\n",
-	       node, iters, size, round_trip(epd, size, iters));
+	       node, iters, size, round_trip(epd, size, iters, 0));
 	scif_close(epd);
 	return 0;
 }
 
-static int bench(__u16 node, __u16 port)
+static int bench(__u16 node, __u16 port, int poll)
 {
 	static const int sizes[] = { 8, 64, 512, 4096, 16384, 65536 };
 	unsigned int i;
 	scif_epd_t epd;
 	double t, us;
+	__u64 bytes;
 	int iters;
 
 	printf("%-10s %14s %16s\n", "size", "round trip us", "stream MiB/s");
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		struct hdr h = { OP_ECHO, sizes[i], 0 };
+		struct hdr h = { OP_ECHO | (poll ? OP_POLL : 0), sizes[i], 0 };
 
 		epd = dial_or_die(node, port, DIAL_SECONDS);
 		if (xfer(epd, &h, sizeof(h), 1))
 			die("send");
 		/* About a second per row, whatever the speed. */
-		us = round_trip(epd, sizes[i], 20);
+		us = round_trip(epd, sizes[i], 20, poll);
 		iters = us > 0 ? 1e6 / us : 1000;
-		us = round_trip(epd, sizes[i], iters < 20 ? 20 : iters);
+		us = round_trip(epd, sizes[i], iters < 20 ? 20 : iters, poll);
 		scif_close(epd);
 		epd = dial_or_die(node, port, DIAL_SECONDS);
-		t = send_stream(epd, OP_DISCARD, (__u64)sizes[i] *
-				(sizes[i] < 4096 ? 2048 : 256), sizes[i], 0);
+		/* A short stream first, then about a second's worth. */
+		t = send_stream(epd, OP_DISCARD, stream_length(sizes[i], 0),
+				sizes[i], 0, poll);
+		bytes = stream_length(sizes[i], t);
+		t = send_stream(epd, OP_DISCARD, bytes, sizes[i], 0, poll);
 		printf("%-10d %14.1f %16.2f\n", sizes[i], us,
-		       sizes[i] * (sizes[i] < 4096 ? 2048.0 : 256.0) /
-		       1048576.0 / t);
+		       bytes / 1048576.0 / t);
 		fflush(stdout);
 		scif_close(epd);
 	}
@@ -389,6 +452,7 @@ int main(int argc, char **argv)
 	int a = argc > 2 ? atoi(argv[2]) : 0;
 	int b = argc > 3 ? atoi(argv[3]) : 0;
 	int c = argc > 4 ? atoi(argv[4]) : 0;
+	int poll;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(cmd, "nodes") && argc >= 3)
@@ -397,12 +461,13 @@ int main(int argc, char **argv)
 		return serve(a, b);
 	if (!strcmp(cmd, "echo") && argc == 5)
 		return run_echo(a, b, c);
-	if (!strcmp(cmd, "stream") && argc == 5)
-		return run_stream(a, b, c);
+	poll = !strcmp(argv[argc - 1], "poll");
+	if (!strcmp(cmd, "stream") && argc == 5 + poll)
+		return run_stream(a, b, c, poll);
 	if (!strcmp(cmd, "ping") && argc >= 4)
 		return run_ping(a, b, c ? c : 8, argc > 5 ? atoi(argv[5]) : 1000);
-	if (!strcmp(cmd, "bench") && argc == 4)
-		return bench(a, b);
+	if (!strcmp(cmd, "bench") && argc == 4 + poll)
+		return bench(a, b, poll);
 	if (!strcmp(cmd, "expect-loss") && argc >= 3)
 		return expect_loss(a, argc > 3 ? atof(argv[3]) : 0);
 	fprintf(stderr,

@@ -33,6 +33,28 @@ static inline double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * Bytes of a benchmark stream of @size-byte sends. With @secs 0: the short
+ * first run (2048 sends below 4 KiB, 256 from there on). Otherwise @secs
+ * is what that first run took, and the result about a second's worth at
+ * its rate: a whole number of sends, from the first run's length up to
+ * 1 GiB.
+ */
+static inline __u64 stream_length(int size, double secs)
+{
+	__u64 first = (__u64)size * (size < 4096 ? 2048 : 256);
+	double per_second;
+
+	if (!(secs > 0))
+		return first;
+	per_second = first / secs;
+	if (per_second > (double)(1ULL << 30))
+		per_second = (double)(1ULL << 30);
+	if (per_second < first)
+		return first;
+	return (__u64)per_second / size * size;
+}
+
 /* One step of the xorshift64 generator; *@s must not be 0. */
 static inline __u64 xorshift64(__u64 *s)
 {

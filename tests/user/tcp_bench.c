@@ -9,10 +9,11 @@
  *                                     streaming throughput, in the format
  *                                     of scif-ntb-test bench
  *
- * Each connection starts with a header: ECHO (send back every message of
- * the given size) or DISCARD (read the given number of bytes, then answer
- * with 8 bytes). TCP_NODELAY is set on both sides, as a latency-minded
- * user of TCP would.
+ * A connection carries requests, each a header: ECHO (send back every
+ * message of the given size until the client closes) or DISCARD (answer
+ * the header with one byte, from which the client times; read the given
+ * number of bytes, then answer with 8 bytes). TCP_NODELAY is set on both
+ * sides, as a latency-minded user of TCP would.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -65,14 +66,13 @@ static void nodelay(int fd)
 		die("TCP_NODELAY");
 }
 
-static int serve_one(int fd)
+static int serve_request(int fd, const struct hdr *h_in)
 {
 	static char buf[CHUNK];
+	struct hdr h = *h_in;
 	__u64 got = 0, n;
-	struct hdr h;
+	char ready = 1;
 
-	if (xfer(fd, &h, sizeof(h), 0))
-		return -1;
 	if (h.op == OP_ECHO) {
 		if (h.size > CHUNK)
 			return -1;
@@ -81,6 +81,8 @@ static int serve_one(int fd)
 				return -1;
 		return 0;
 	}
+	if (h.op != OP_DISCARD || xfer(fd, &ready, 1, 1))
+		return -1;
 	while (got < h.count) {
 		n = h.count - got > CHUNK ? CHUNK : h.count - got;
 		if (xfer(fd, buf, n, 0))
@@ -88,6 +90,18 @@ static int serve_one(int fd)
 		got += n;
 	}
 	return xfer(fd, &got, 8, 1);
+}
+
+/* A connection's requests until the client closes it; 0 if all went well. */
+static int serve_one(int fd)
+{
+	struct hdr h;
+	int served;
+
+	for (served = 0; !xfer(fd, &h, sizeof(h), 0); served++)
+		if (serve_request(fd, &h))
+			return -1;
+	return served ? 0 : -1;
 }
 
 static int serve(int port, int conns)
@@ -154,15 +168,18 @@ static double round_trip(int fd, int size, int iters)
 	return (now() - t0) / iters * 1e6;
 }
 
+/* Seconds a DISCARD of @bytes took, from the server's answer on. */
 static double stream_bytes(int fd, __u64 bytes, int size)
 {
 	static char buf[CHUNK];
 	struct hdr h = { OP_DISCARD, size, bytes };
 	__u64 sent = 0, back;
-	double t0 = now();
+	double t0;
+	char ready;
 
-	if (xfer(fd, &h, sizeof(h), 1))
+	if (xfer(fd, &h, sizeof(h), 1) || xfer(fd, &ready, 1, 0))
 		die("send");
+	t0 = now();
 	for (; sent < bytes; sent += size)
 		if (xfer(fd, buf, size, 1))
 			die("send");
@@ -191,8 +208,10 @@ static int bench(const char *host, int port)
 		iters = us > 0 ? 1e6 / us : 1000;
 		us = round_trip(fd, sizes[i], iters < 20 ? 20 : iters);
 		close(fd);
-		bytes = (__u64)sizes[i] * (sizes[i] < 4096 ? 2048 : 256);
 		fd = dial(host, port);
+		/* A short stream first, then about a second's worth. */
+		t = stream_bytes(fd, stream_length(sizes[i], 0), sizes[i]);
+		bytes = stream_length(sizes[i], t);
 		t = stream_bytes(fd, bytes, sizes[i]);
 		close(fd);
 		printf("%-10d %14.1f %16.2f\n", sizes[i], us,

@@ -8,20 +8,27 @@
  *   spin        the same, both sides polling with non-blocking scif_recv()
  *               instead of sleeping (busy polling by the reader)
  *   stream      one-way blocking sends of N bytes, N = 8 B .. 64 KiB
+ *   spinstream  the same, both sides polling with non-blocking calls
+ *   copyin      pwrite() of 64 KiB to the same place of a memfd: the
+ *               kernel copying from user memory, as scif_send() must
+ *   copyout     pread() of it: the kernel copying to user memory, as
+ *               scif_recv() must
  *
  * Prints a table. Not a test: nothing is asserted.
  *
  *   scif-bench [-t SECONDS_PER_ROW] [-q]
  *
- * -q runs only the rows make bench judges: ioctl, 8 B roundtrip and spin,
- * 64 KiB stream.
+ * -q runs only the rows make bench judges: ioctl, copyin, copyout, 8 B
+ * roundtrip and spin, 64 KiB stream and spinstream.
  */
+#define _GNU_SOURCE	/* memfd_create() */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,7 +40,7 @@
 /* An ioctl number no SCIF version defines: the driver answers -ENOTTY. */
 #define NULL_IOCTL	_IO('s', 0xff)
 
-enum mode { ROUNDTRIP, SPIN, STREAM };
+enum mode { ROUNDTRIP, SPIN, STREAM, SPINSTREAM };
 
 struct connector {
 	scif_epd_t epd;
@@ -109,15 +116,41 @@ static int get(scif_epd_t e, char *buf, int size, int spin)
 	return 1;
 }
 
+/* Send @size bytes, sleeping or (@spin) polling; false on error. */
+static int put(scif_epd_t e, char *buf, int size, int spin)
+{
+	int sent = 0, n;
+
+	if (!spin)
+		return scif_send(e, buf, size, SCIF_SEND_BLOCK) == size;
+	while (sent < size) {
+		n = scif_send(e, buf + sent, size - sent, 0);
+		if (n < 0)
+			return 0;
+		sent += n;
+	}
+	return 1;
+}
+
+static int is_stream(enum mode mode)
+{
+	return mode == STREAM || mode == SPINSTREAM;
+}
+
+static int spins(enum mode mode)
+{
+	return mode == SPIN || mode == SPINSTREAM;
+}
+
 /* The child: echo (round trips) or sink (stream) messages of @size bytes. */
 static void serve(scif_epd_t e, enum mode mode, int size)
 {
 	char *buf = malloc(MAX_MSG);
 
 	for (;;) {
-		if (!get(e, buf, size, mode == SPIN))
+		if (!get(e, buf, size, spins(mode)))
 			break;
-		if (mode != STREAM &&
+		if (!is_stream(mode) &&
 		    scif_send(e, buf, size, SCIF_SEND_BLOCK) != size)
 			break;
 	}
@@ -145,6 +178,35 @@ static void ioctl_row(double secs)
 	fflush(stdout);
 }
 
+/*
+ * Time the kernel's own copies between user memory and its pages:
+ * pwrite() (@in) or pread() of MAX_MSG bytes at offset 0 of a memfd,
+ * whose pages stay in memory, as a ring's do.
+ */
+static void copy_row(int in, double secs)
+{
+	char *buf = calloc(1, MAX_MSG);
+	int fd = memfd_create("scif-bench", 0);
+	double t0, t;
+	long n = 0;
+
+	if (!buf || fd < 0 || pwrite(fd, buf, MAX_MSG, 0) != MAX_MSG)
+		die("memfd");
+	t0 = now();
+	do {
+		if ((in ? pwrite(fd, buf, MAX_MSG, 0) :
+			  pread(fd, buf, MAX_MSG, 0)) != MAX_MSG)
+			die(in ? "pwrite" : "pread");
+		n++;
+		t = now() - t0;
+	} while (t < secs);
+	close(fd);
+	free(buf);
+	printf("%-10s %8d %12ld %12.2f %12.1f\n", in ? "copyin" : "copyout",
+	       MAX_MSG, n, t / n * 1e6, (double)n * MAX_MSG / t / 1048576);
+	fflush(stdout);
+}
+
 static void row(enum mode mode, int size, double secs)
 {
 	scif_epd_t a, b;
@@ -163,21 +225,22 @@ static void row(enum mode mode, int size, double secs)
 	scif_close(b);
 	t0 = now();
 	do {
-		if (scif_send(a, buf, size, SCIF_SEND_BLOCK) != size)
+		if (!put(a, buf, size, mode == SPINSTREAM))
 			die("scif_send");
-		if (mode != STREAM && !get(a, buf, size, mode == SPIN))
+		if (!is_stream(mode) && !get(a, buf, size, mode == SPIN))
 			die("scif_recv");
 		n++;
 		t = now() - t0;
 	} while (t < secs);
 	scif_close(a);
 	waitpid(pid, NULL, 0);
-	if (mode != STREAM)
+	if (!is_stream(mode))
 		printf("%-10s %8d %12ld %12.2f %12.1f\n",
 		       mode == SPIN ? "spin" : "roundtrip", size, n,
 		       t / n * 1e6, 2.0 * n * size / t / 1048576);
 	else
-		printf("%-10s %8d %12ld %12.2f %12.1f\n", "stream", size, n,
+		printf("%-10s %8d %12ld %12.2f %12.1f\n",
+		       mode == SPINSTREAM ? "spinstream" : "stream", size, n,
 		       t / n * 1e6, (double)n * size / t / 1048576);
 	fflush(stdout);
 	free(buf);
@@ -208,13 +271,16 @@ int main(int argc, char **argv)
 	printf("%-10s %8s %12s %12s %12s\n", "test", "bytes", "iterations",
 	       "us/iter", "MiB/s");
 	ioctl_row(secs);
+	copy_row(1, secs);
+	copy_row(0, secs);
 	if (quick) {
 		row(ROUNDTRIP, 8, secs);
 		row(SPIN, 8, secs);
 		row(STREAM, MAX_MSG, secs);
+		row(SPINSTREAM, MAX_MSG, secs);
 		return 0;
 	}
-	for (mode = ROUNDTRIP; mode <= STREAM; mode++)
+	for (mode = ROUNDTRIP; mode <= SPINSTREAM; mode++)
 		for (size = 8; size <= MAX_MSG; size *= 2)
 			row(mode, size, secs);
 	return 0;
