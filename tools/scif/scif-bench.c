@@ -9,26 +9,20 @@
  *               instead of sleeping (busy polling by the reader)
  *   stream      one-way blocking sends of N bytes, N = 8 B .. 64 KiB
  *   spinstream  the same, both sides polling with non-blocking calls
- *   copyin      pwrite() of 64 KiB to the same place of a memfd: the
- *               kernel copying from user memory, as scif_send() must
- *   copyout     pread() of it: the kernel copying to user memory, as
- *               scif_recv() must
  *
  * Prints a table. Not a test: nothing is asserted.
  *
  *   scif-bench [-t SECONDS_PER_ROW] [-q]
  *
- * -q runs only the rows make bench judges: ioctl, copyin, copyout, 8 B
- * roundtrip and spin, 64 KiB stream and spinstream.
+ * -q runs only the rows make bench judges: ioctl, 8 B roundtrip and spin,
+ * 64 KiB stream and spinstream.
  */
-#define _GNU_SOURCE	/* memfd_create() */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -178,35 +172,6 @@ static void ioctl_row(double secs)
 	fflush(stdout);
 }
 
-/*
- * Time the kernel's own copies between user memory and its pages:
- * pwrite() (@in) or pread() of MAX_MSG bytes at offset 0 of a memfd,
- * whose pages stay in memory, as a ring's do.
- */
-static void copy_row(int in, double secs)
-{
-	char *buf = calloc(1, MAX_MSG);
-	int fd = memfd_create("scif-bench", 0);
-	double t0, t;
-	long n = 0;
-
-	if (!buf || fd < 0 || pwrite(fd, buf, MAX_MSG, 0) != MAX_MSG)
-		die("memfd");
-	t0 = now();
-	do {
-		if ((in ? pwrite(fd, buf, MAX_MSG, 0) :
-			  pread(fd, buf, MAX_MSG, 0)) != MAX_MSG)
-			die(in ? "pwrite" : "pread");
-		n++;
-		t = now() - t0;
-	} while (t < secs);
-	close(fd);
-	free(buf);
-	printf("%-10s %8d %12ld %12.2f %12.1f\n", in ? "copyin" : "copyout",
-	       MAX_MSG, n, t / n * 1e6, (double)n * MAX_MSG / t / 1048576);
-	fflush(stdout);
-}
-
 static void row(enum mode mode, int size, double secs)
 {
 	scif_epd_t a, b;
@@ -271,8 +236,6 @@ int main(int argc, char **argv)
 	printf("%-10s %8s %12s %12s %12s\n", "test", "bytes", "iterations",
 	       "us/iter", "MiB/s");
 	ioctl_row(secs);
-	copy_row(1, secs);
-	copy_row(0, secs);
 	if (quick) {
 		row(ROUNDTRIP, 8, secs);
 		row(SPIN, 8, secs);
