@@ -321,6 +321,26 @@ static void wait_arms_after_busy_poll(struct kunit *test)
 	scif_node_remove(wl->si, WAIT_NODE);
 }
 
+/*
+ * A wait that busy polling ends never arms: an event index it left would
+ * have the peer announce its next move to a task that does not sleep.
+ */
+static void wait_busy_poll_success_does_not_arm(struct kunit *test)
+{
+	struct wait_link *wl = wait_link_add(test);
+
+	atomic_set(&wait_arms, 0);
+	wl->arrive_at = 50;
+	wl->spin_us = 10 * USEC_PER_SEC;
+	KUNIT_EXPECT_GT(test, scif_node_wait(wl->si, WAIT_NODE, &wl->wq,
+					     wait_link_ready, wait_link_arm,
+					     wl, TASK_INTERRUPTIBLE, 30 * HZ),
+			29L * HZ);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(wl->delivered));
+	KUNIT_EXPECT_EQ(test, atomic_read(&wait_arms), 0);
+	scif_node_remove(wl->si, WAIT_NODE);
+}
+
 /* Without a poll operation, or without the node, the caller waits alone. */
 static void wait_needs_poll_and_node(struct kunit *test)
 {
@@ -345,6 +365,7 @@ static struct kunit_case scif_node_wait_cases[] = {
 	KUNIT_CASE(wait_times_out),
 	KUNIT_CASE(wait_busy_polls_first),
 	KUNIT_CASE(wait_arms_after_busy_poll),
+	KUNIT_CASE(wait_busy_poll_success_does_not_arm),
 	KUNIT_CASE(wait_needs_poll_and_node),
 	{}
 };

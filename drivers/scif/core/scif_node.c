@@ -152,11 +152,12 @@ static void scif_node_busy_poll(struct scif_node *n,
  * @si: the instance
  * @node: the node whose messages the condition waits for
  * @wq: where changes of the condition are announced
- * @ready: the condition; called with @arg in the task state @state, so it
- *	   must not sleep
- * @arm: optional; called with @arg once, after any busy polling and before
- *	 the first sleep, to ask the peer to announce a change (see
- *	 core/scif_shm.c); @ready is checked again afterwards
+ * @ready: the condition; called with @arg, at times in the task state
+ *	   @state, so it must not sleep
+ * @arm: optional; called with @arg once, when busy polling (if any) ended
+ *	 without @ready and before the first sleep, to ask the peer to
+ *	 announce a change (see core/scif_shm.c); @ready is checked again
+ *	 afterwards
  * @arg: their argument
  * @state: %TASK_INTERRUPTIBLE or %TASK_KILLABLE
  * @timeout: longest wait in jiffies, or %MAX_SCHEDULE_TIMEOUT
@@ -166,9 +167,10 @@ static void scif_node_busy_poll(struct scif_node *n,
  * waiting for the transport's receive work to do so and then wake @wq:
  * one switch less on the way of a reply. If the link allows busy polling
  * (&scif_link_ops.busy_poll), the task first polls for that long, and a
- * reply that comes meanwhile costs no sleep and no wake-up at all. After it stops waiting it takes
- * in once more what arrived meanwhile, which the transport may have left
- * to it. Call without spinlocks held.
+ * reply that comes meanwhile costs no sleep, no wake-up and no
+ * announcement by the peer. After it stops waiting it takes in once more
+ * what arrived meanwhile, which the transport may have left to it. Call
+ * without spinlocks held.
  *
  * Return: as wait_event_interruptible_timeout(): the jiffies left (at least
  * 1) once @ready holds, 0 on timeout, -ERESTARTSYS on a signal; or -EAGAIN
@@ -195,6 +197,14 @@ long scif_node_wait(struct scif_instance *si, u16 node, wait_queue_head_t *wq,
 		return -EAGAIN;
 	}
 	scif_node_busy_poll(n, ready, arg);
+	/*
+	 * Arm only to sleep: an event index left behind by a wait that polling
+	 * already ended would have the peer announce its next move for nothing.
+	 */
+	if (ready(arg)) {
+		ret = timeout ? timeout : 1;
+		goto out;
+	}
 	/* A peer that sees us armed announces; one that moved first is seen. */
 	if (arm)
 		arm(arg);
@@ -228,6 +238,7 @@ long scif_node_wait(struct scif_instance *si, u16 node, wait_queue_head_t *wq,
 	__set_current_state(TASK_RUNNING);
 	remove_wait_queue(&link->rx_wait, &on_link);
 	remove_wait_queue(wq, &on_wq);
+out:
 	/* A transport that saw us waiting may have left its delivery to us. */
 	if (!READ_ONCE(n->gone))
 		link->ops->poll(link);
