@@ -282,13 +282,12 @@ static void st_hostile_requests(struct kunit *test)
 }
 
 /*
- * A read of @len bytes into c's window at 0 that waits for an answer, made
- * by hand: the test plays the owner. Freed by st_fake_free().
+ * A read of @len bytes into @c's window at 0 that waits for an answer,
+ * made by hand: the test plays the owner. Freed by st_fake_free().
  */
-static struct scif_rma_req *st_fake_get(struct kunit *test,
-					struct st_ctx *ctx, u64 len)
+static struct scif_rma_req *st_fake_get_on(struct kunit *test,
+					   struct scif_endpt *c, u64 len)
 {
-	struct scif_endpt *c = ctx->n.c;
 	struct scif_rma_req *req = kzalloc(sizeof(*req), GFP_KERNEL);
 	u32 tag;
 	int ret;
@@ -310,6 +309,13 @@ static struct scif_rma_req *st_fake_get(struct kunit *test,
 	KUNIT_ASSERT_GE(test, ret, 0);
 	req->tag = tag;
 	return req;
+}
+
+/* The same, made by c, the endpoint the test's hostile messages reach. */
+static struct scif_rma_req *st_fake_get(struct kunit *test,
+					struct st_ctx *ctx, u64 len)
+{
+	return st_fake_get_on(test, ctx->n.c, len);
 }
 
 static void st_fake_free(struct scif_rma_req *req)
@@ -387,6 +393,47 @@ static void st_hostile_answers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req->status, 0);
 	KUNIT_EXPECT_EQ(test, ctx->cbuf[99], 0x41);
 	st_fake_free(req);
+}
+
+/*
+ * A read the owner cannot serve for want of memory is answered with
+ * ENOMEM; the request was honest, so it is no dropped message.
+ */
+static void st_get_enomem(struct kunit *test)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	struct st_ctx *ctx = test->priv;
+	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
+	struct scif_wire_rma h = { .len = cpu_to_le64(8) };
+	struct scif_rma_req *req;
+	struct scif_wire_msg m;
+	u64 d0;
+
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(c, ctx->cbuf, 1, 0, RW, FIX), 0);
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(s, ctx->sbuf, 1, 0, RW, FIX), 0);
+	scif_sim_settle(ctx->n.pair);
+	req = st_fake_get_on(test, s, 8);
+	scif_msg_init(&m, SCIF_MSG_RMA_GET, s->id, c->id, s->port, c->port, 0);
+	m.seq = cpu_to_le32(req->tag);
+	m.len = cpu_to_le16(sizeof(h));
+	d0 = st_drops(ctx->n.a, 1);
+	/* Delivered by this thread: its first allocation, the server's, fails. */
+	current->fail_nth = 1;
+	scif_node_rx_parts(ctx->n.a, 1, &m, sizeof(m), &h, sizeof(h));
+	KUNIT_EXPECT_EQ(test, current->fail_nth, 0U);
+	current->fail_nth = 0;
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, st_drops(ctx->n.a, 1), d0);
+	KUNIT_EXPECT_TRUE(test, completion_done(&req->done));
+	KUNIT_EXPECT_EQ(test, req->status, -ENOMEM);
+	st_fake_free(req);
+	/* The next read is served. */
+	memset(ctx->cbuf, 0x5a, 8);
+	KUNIT_EXPECT_EQ(test, scif_readfrom(s, 0, 8, 0, SCIF_RMA_SYNC), 0);
+	KUNIT_EXPECT_EQ(test, ctx->sbuf[7], 0x5a);
+#else
+	kunit_skip(test, "needs CONFIG_FAULT_INJECTION");
+#endif
 }
 
 /**
@@ -578,6 +625,7 @@ static struct kunit_case scif_staged_cases[] = {
 	KUNIT_CASE(st_fences),
 	KUNIT_CASE(st_hostile_requests),
 	KUNIT_CASE(st_hostile_answers),
+	KUNIT_CASE(st_get_enomem),
 	KUNIT_CASE(st_node_loss),
 	KUNIT_CASE(st_node_loss_async),
 	KUNIT_CASE(st_reset_under_fence),

@@ -411,10 +411,17 @@ static int scif_staged_head(const void *data, size_t len, bool get,
 	return 0;
 }
 
-/* The verdict on a request of the peer we could not serve. */
-static int scif_staged_refused(struct scif_endpt *ep, int err)
+/*
+ * The verdict on a request of the peer we could not serve (@err); whether
+ * the peer was @answered with it. A shortage of memory here, answered, is
+ * no fault of the peer's and no dropped message: 0. Unanswered, the
+ * peer's bytes were lost: -ENOMEM. Anything else: the peer did not check
+ * against its copy of our windows, which an honest one always does.
+ */
+static int scif_staged_refused(struct scif_endpt *ep, int err, bool answered)
 {
-	/* A peer that checked against its copy of our windows never errs. */
+	if (err == -ENOMEM && answered)
+		return 0;
 	pr_warn_ratelimited("scif %s: refused a staged RMA of the peer: %d\n",
 			    ep->si->name, err);
 	return err == -ENOMEM ? -ENOMEM : -EPROTO;
@@ -446,7 +453,7 @@ static int scif_staged_rx_put(struct scif_endpt *ep, u32 tag, u32 flags,
 	}
 	if (tag && (ret || flags & SCIF_WIRE_RMA_LAST))
 		scif_rma_send(ep, SCIF_MSG_RMA_DONE, -ret, tag, NULL, 0);
-	return ret ? scif_staged_refused(ep, ret) : 0;
+	return ret ? scif_staged_refused(ep, ret, tag != 0) : 0;
 }
 
 /* Whether the connection still stands, so that serving it makes sense. */
@@ -550,7 +557,7 @@ refuse:
 				    ep->si->name, SCIF_STAGED_MAX_SERVE);
 		return -EBUSY;
 	}
-	return scif_staged_refused(ep, ret);
+	return scif_staged_refused(ep, ret, true);
 }
 
 /* RMA_DATA: bytes of one of our gets. */
