@@ -374,6 +374,34 @@ static void connreq_malformed_and_replayed(struct kunit *test)
 	wire_expect_healthy(test);
 }
 
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * An endpoint of node 1 as scif_connect() leaves it once its CONNREQ to
+ * the listener is on the way (generation 7), and that CONNREQ in @m.
+ */
+static scif_epd_t wire_connecting(struct kunit *test, struct scif_wire_msg *m)
+{
+	struct wire_ctx *ctx = test->priv;
+	scif_epd_t e;
+	int port;
+
+	e = scif_instance_open(ctx->n.b);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	port = scif_bind(e, 0);
+	KUNIT_ASSERT_GE(test, port, SCIF_PORT_RSVD);
+	spin_lock(&e->lock);
+	e->state = SCIF_EP_CONNECTING;
+	e->peer.node = 0;
+	e->peer.port = ctx->lport;
+	e->conn_gen = 7;
+	spin_unlock(&e->lock);
+	scif_msg_init(m, SCIF_MSG_CONNREQ, e->id, 0, port, ctx->lport,
+		      SCIF_RX_RING_SIZE);
+	m->seq = cpu_to_le32(7);
+	return e;
+}
+#endif
+
 /*
  * A CONNREQ whose queue entry cannot be allocated is refused with ENOMEM,
  * not dropped: the requester's connect ends at once with that error.
@@ -384,23 +412,9 @@ static void connreq_enomem_refused(struct kunit *test)
 	struct wire_ctx *ctx = test->priv;
 	struct scif_wire_msg m;
 	s64 drops = wire_drops(ctx);
-	scif_epd_t e;
-	int port, ret;
+	scif_epd_t e = wire_connecting(test, &m);
+	int ret;
 
-	e = scif_instance_open(ctx->n.b);
-	KUNIT_ASSERT_NOT_NULL(test, e);
-	port = scif_bind(e, 0);
-	KUNIT_ASSERT_GE(test, port, SCIF_PORT_RSVD);
-	/* As scif_connect() leaves it once its CONNREQ is on the way. */
-	spin_lock(&e->lock);
-	e->state = SCIF_EP_CONNECTING;
-	e->peer.node = 0;
-	e->peer.port = ctx->lport;
-	e->conn_gen = 7;
-	spin_unlock(&e->lock);
-	scif_msg_init(&m, SCIF_MSG_CONNREQ, e->id, 0, port, ctx->lport,
-		      SCIF_RX_RING_SIZE);
-	m.seq = cpu_to_le32(7);
 	/* The first allocation of this thread, the request's entry, fails. */
 	current->fail_nth = 1;
 	ret = scif_handle_connreq(ctx->n.a, 1, &m, NULL, 0);
@@ -412,6 +426,43 @@ static void connreq_enomem_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, READ_ONCE(e->state), SCIF_EP_BOUND);
 	KUNIT_EXPECT_EQ(test, e->conn_err, -ENOMEM);
 	KUNIT_EXPECT_EQ(test, wire_drops(ctx), drops);
+	scif_close(e);
+	wire_expect_healthy(test);
+#else
+	kunit_skip(test, "needs CONFIG_FAULT_INJECTION");
+#endif
+}
+
+/*
+ * An accept that cannot create the new endpoint refuses the request with
+ * ENOMEM, and returns ENOMEM itself; the listener goes on.
+ */
+static void accept_enomem_refused(struct kunit *test)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	struct wire_ctx *ctx = test->priv;
+	struct scif_port_id peer;
+	struct scif_wire_msg m;
+	s64 drops = wire_drops(ctx);
+	scif_epd_t e = wire_connecting(test, &m), nep = NULL;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, scif_handle_connreq(ctx->n.a, 1, &m, NULL, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, ctx->l->nreq, 1);
+	/* The accept's first allocation, the new endpoint, fails. */
+	current->fail_nth = 1;
+	ret = scif_accept(ctx->l, &peer, &nep, 0);
+	KUNIT_EXPECT_EQ(test, current->fail_nth, 0U);
+	current->fail_nth = 0;
+	KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+	KUNIT_EXPECT_NULL(test, nep);
+	KUNIT_EXPECT_EQ(test, ctx->l->nreq, 0);
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(e->state), SCIF_EP_BOUND);
+	KUNIT_EXPECT_EQ(test, e->conn_err, -ENOMEM);
+	KUNIT_EXPECT_EQ(test, wire_drops(ctx), drops);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(ctx->l->state), SCIF_EP_LISTENING);
 	scif_close(e);
 	wire_expect_healthy(test);
 #else
@@ -472,6 +523,7 @@ static struct kunit_case scif_wire_cases[] = {
 	KUNIT_CASE(reject_out_of_state),
 	KUNIT_CASE(reject_enomem),
 	KUNIT_CASE(connreq_enomem_refused),
+	KUNIT_CASE(accept_enomem_refused),
 	KUNIT_CASE(connreq_malformed_and_replayed),
 	KUNIT_CASE(connreq_flood_bounded),
 	KUNIT_CASE(disconnect_replayed),
