@@ -94,36 +94,35 @@ static void make_pair(scif_epd_t *a, scif_epd_t *b)
 	scif_close(l);
 }
 
-/* Receive @size bytes, sleeping or (@spin) polling; false on error or EOF. */
-static int get(scif_epd_t e, char *buf, int size, int spin)
+/*
+ * Send (@out) or receive @size bytes, sleeping in one call or (@spin)
+ * polling with non-blocking ones; false on error or end of stream.
+ */
+static int move(scif_epd_t e, char *buf, int size, int out, int spin)
 {
-	int got = 0, n;
+	int done = 0, n;
 
 	if (!spin)
-		return scif_recv(e, buf, size, SCIF_RECV_BLOCK) == size;
-	while (got < size) {
-		n = scif_recv(e, buf + got, size - got, 0);
+		return (out ? scif_send(e, buf, size, SCIF_SEND_BLOCK) :
+			      scif_recv(e, buf, size, SCIF_RECV_BLOCK)) == size;
+	while (done < size) {
+		n = out ? scif_send(e, buf + done, size - done, 0) :
+			  scif_recv(e, buf + done, size - done, 0);
 		if (n < 0)
 			return 0;
-		got += n;
+		done += n;
 	}
 	return 1;
 }
 
-/* Send @size bytes, sleeping or (@spin) polling; false on error. */
+static int get(scif_epd_t e, char *buf, int size, int spin)
+{
+	return move(e, buf, size, 0, spin);
+}
+
 static int put(scif_epd_t e, char *buf, int size, int spin)
 {
-	int sent = 0, n;
-
-	if (!spin)
-		return scif_send(e, buf, size, SCIF_SEND_BLOCK) == size;
-	while (sent < size) {
-		n = scif_send(e, buf + sent, size - sent, 0);
-		if (n < 0)
-			return 0;
-		sent += n;
-	}
-	return 1;
+	return move(e, buf, size, 1, spin);
 }
 
 static int is_stream(enum mode mode)
