@@ -340,9 +340,9 @@ static int bench(__u16 node, __u16 port, int poll)
 	static const int sizes[] = { 8, 64, 512, 4096, 16384, 65536 };
 	unsigned int i;
 	scif_epd_t epd;
-	double t, us;
+	double t, best, us;
+	int iters, try;
 	__u64 bytes;
-	int iters;
 
 	printf("%-10s %14s %16s\n", "size", "round trip us", "stream MiB/s");
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
@@ -357,13 +357,19 @@ static int bench(__u16 node, __u16 port, int poll)
 		us = round_trip(epd, sizes[i], iters < 20 ? 20 : iters, poll);
 		scif_close(epd);
 		epd = dial_or_die(node, port, DIAL_SECONDS);
-		/* A short stream first, then about a second's worth. */
+		/* A short stream, then the fastest of STREAM_TRIES longer. */
 		t = send_stream(epd, OP_DISCARD, stream_length(sizes[i], 0),
 				sizes[i], 0, poll);
 		bytes = stream_length(sizes[i], t);
-		t = send_stream(epd, OP_DISCARD, bytes, sizes[i], 0, poll);
+		best = 0;
+		for (try = 0; try < STREAM_TRIES; try++) {
+			t = send_stream(epd, OP_DISCARD, bytes, sizes[i], 0,
+					poll);
+			if (!best || t < best)
+				best = t;
+		}
 		printf("%-10d %14.1f %16.2f\n", sizes[i], us,
-		       bytes / 1048576.0 / t);
+		       bytes / 1048576.0 / best);
 		fflush(stdout);
 		scif_close(epd);
 	}

@@ -193,8 +193,8 @@ static int bench(const char *host, int port)
 	static const int sizes[] = { 8, 64, 512, 4096, 16384, 65536 };
 	__u64 bytes;
 	unsigned int i;
-	double us, t;
-	int fd, iters;
+	double us, t, best;
+	int fd, iters, try;
 
 	printf("%-10s %14s %16s\n", "size", "round trip us", "stream MiB/s");
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
@@ -209,13 +209,18 @@ static int bench(const char *host, int port)
 		us = round_trip(fd, sizes[i], iters < 20 ? 20 : iters);
 		close(fd);
 		fd = dial(host, port);
-		/* A short stream first, then about a second's worth. */
+		/* A short stream, then the fastest of STREAM_TRIES longer. */
 		t = stream_bytes(fd, stream_length(sizes[i], 0), sizes[i]);
 		bytes = stream_length(sizes[i], t);
-		t = stream_bytes(fd, bytes, sizes[i]);
+		best = 0;
+		for (try = 0; try < STREAM_TRIES; try++) {
+			t = stream_bytes(fd, bytes, sizes[i]);
+			if (!best || t < best)
+				best = t;
+		}
 		close(fd);
 		printf("%-10d %14.1f %16.2f\n", sizes[i], us,
-		       bytes / 1048576.0 / t);
+		       bytes / 1048576.0 / best);
 		fflush(stdout);
 	}
 	return 0;
