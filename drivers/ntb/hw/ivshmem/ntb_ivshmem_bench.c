@@ -5,6 +5,11 @@
  * flat window): doorbell round trip, 8-byte round trip by polling a word in
  * the peer's memory, memcpy bandwidth into the peer window against local
  * memcpy. Port 0 measures and prints the table; the other port answers.
+ *
+ * Each copy of N bytes writes N distinct bytes of its destination (up to
+ * max_mb), so that a large copy pays for a cold destination as an RMA of
+ * the same size does. The peer's destination is max_mb of its memory in
+ * 4 MiB chunks, whose addresses it lists in its word page.
  * Results go to the kernel log, prefixed "ntb_ivshmem_bench:".
  */
 #include <linux/delay.h>
@@ -23,13 +28,15 @@ MODULE_PARM_DESC(iters, "Round trips per latency test");
 
 static unsigned int max_mb = 64;
 module_param(max_mb, uint, 0444);
-MODULE_PARM_DESC(max_mb, "Largest memcpy size (MiB)");
+MODULE_PARM_DESC(max_mb, "Largest memcpy size (MiB); each side holds that much for the peer");
 
-#define NB_BUF_ORDER	10		/* peer buffer: 4 MiB contiguous */
+#define NB_BUF_ORDER	10		/* one chunk: 4 MiB contiguous */
 #define NB_BUF_SIZE	(PAGE_SIZE << NB_BUF_ORDER)
+/* The chunk list in the word page: its length, then one address each. */
+#define NB_DIR		64
+#define NB_MAX_CHUNKS	(PAGE_SIZE / sizeof(u64) - NB_DIR - 1)
 #define NB_SPAD_READY	8		/* own spads published to the peer */
 #define NB_SPAD_WORD	9		/* +1: high half */
-#define NB_SPAD_BUF	11		/* +1: high half */
 #define NB_SPAD_DONE	13
 #define NB_READY	0x600dU
 #define NB_DONE		0xd0d0U
@@ -42,10 +49,14 @@ MODULE_PARM_DESC(max_mb, "Largest memcpy size (MiB)");
  * @task:	the benchmark thread
  * @db_done:	completed by db_event on the measuring side
  * @measure:	this side measures (port 0) rather than answers
- * @word:	local page polled for the 8-byte round trip
- * @buf:	local 4 MiB contiguous buffer the peer copies into
+ * @word:	local page polled for the 8-byte round trip (words 0 and 1);
+ *		word NB_DIR holds @nr_bufs, the words after it the physical
+ *		address of each of @bufs
+ * @nr_bufs:	chunks in @bufs and @peer_bufs: max_mb in 4 MiB, rounded up
+ * @bufs:	local 4 MiB contiguous chunks the peer copies into (and, on
+ *		the measuring side, the destination of the local memcpy)
  * @peer_word:	the peer's @word through the memory window
- * @peer_buf:	the peer's @buf through the memory window
+ * @peer_bufs:	the peer's @bufs through the memory window
  */
 struct nb_ctx {
 	struct ntb_dev *ntb;
@@ -53,9 +64,10 @@ struct nb_ctx {
 	struct completion db_done;
 	bool measure;
 	u64 *word;
-	void *buf;
+	unsigned int nr_bufs;
+	void **bufs;
 	u64 *peer_word;
-	void *peer_buf;
+	void **peer_bufs;
 };
 
 static void nb_db_event(void *data, int vec)
@@ -167,10 +179,12 @@ static void nb_word_rtt(struct nb_ctx *nb, u64 *ns)
 }
 
 /*
- * MB/s of copying size bytes from src to dst, in pieces of at most wrap
- * bytes that all land at dst (so both destinations are equally hot).
+ * MB/s of copying size bytes from src to the 4 MiB chunks dst[] in turn,
+ * one piece of at most a chunk each: size distinct bytes of destination up
+ * to nr chunks' worth, then the first chunk again.
  */
-static u64 nb_copy_rate(void *dst, size_t wrap, const void *src, size_t size)
+static u64 nb_copy_rate(void **dst, unsigned int nr, const void *src,
+			size_t size)
 {
 	/* read the clock (slow in a TCG guest) once per 64 KiB or more */
 	unsigned int reps = max_t(size_t, 1, SZ_64K / size), r;
@@ -179,13 +193,11 @@ static u64 nb_copy_rate(void *dst, size_t wrap, const void *src, size_t size)
 
 	do {
 		for (r = 0; r < reps; r++) {
-			size_t off = 0;
+			size_t off = 0, n;
 
-			while (off < size) {
-				size_t n = min(size - off, wrap);
-
-				memcpy(dst, src + off, n);
-				off += n;
+			for (off = 0; off < size; off += n) {
+				n = min_t(size_t, size - off, NB_BUF_SIZE);
+				memcpy(dst[off / NB_BUF_SIZE % nr], src + off, n);
 			}
 		}
 		done += (u64)size * reps;
@@ -196,30 +208,26 @@ static u64 nb_copy_rate(void *dst, size_t wrap, const void *src, size_t size)
 
 static void nb_bandwidth(struct nb_ctx *nb)
 {
-	size_t max = (size_t)max_mb << 20, size;
-	void *src, *dst;
+	size_t max = (size_t)nb->nr_bufs * NB_BUF_SIZE, size;
+	void *src;
 
 	src = vmalloc(max);
-	dst = vmalloc(NB_BUF_SIZE);
-	if (!src || !dst) {
-		pr_err("ntb_ivshmem_bench: no memory for %u MiB buffers\n",
-		       max_mb);
-		goto out;
-	}
+	if (!src)
+		return;
 	memset(src, 0x5a, max);
-	memset(dst, 0, NB_BUF_SIZE);
 	pr_info("ntb_ivshmem_bench: %10s %12s %12s %7s\n",
 		"bytes", "local MB/s", "window MB/s", "ratio");
-	for (size = 64; size <= max; size *= 4) {
+	for (size = 64; size <= (size_t)max_mb << 20; size *= 4) {
 		u64 local = 0, peer = 0;
 		int t;
 
 		/* best of NB_TRIES, interleaved: other guests share the host */
 		for (t = 0; t < NB_TRIES; t++) {
-			local = max(local, nb_copy_rate(dst, NB_BUF_SIZE, src,
-							size));
-			peer = max(peer, nb_copy_rate(nb->peer_buf, NB_BUF_SIZE,
-						      src, size));
+			/* our own chunks, as the peer's: the same shape */
+			local = max(local, nb_copy_rate(nb->bufs, nb->nr_bufs,
+							src, size));
+			peer = max(peer, nb_copy_rate(nb->peer_bufs,
+						      nb->nr_bufs, src, size));
 		}
 
 		pr_info("ntb_ivshmem_bench: %10zu %12llu %12llu %6llu%%\n",
@@ -227,22 +235,18 @@ static void nb_bandwidth(struct nb_ctx *nb)
 		if (kthread_should_stop())
 			break;
 	}
-out:
 	vfree(src);
-	vfree(dst);
 }
 
 static int nb_publish(struct nb_ctx *nb)
 {
-	phys_addr_t wp = virt_to_phys(nb->word), bp = virt_to_phys(nb->buf);
-	phys_addr_t base, pw, pb;
+	phys_addr_t wp = virt_to_phys(nb->word), base, pw, pb;
 	resource_size_t size;
+	unsigned int i;
 	int ret;
 
 	ntb_spad_write(nb->ntb, NB_SPAD_WORD, lower_32_bits(wp));
 	ntb_spad_write(nb->ntb, NB_SPAD_WORD + 1, upper_32_bits(wp));
-	ntb_spad_write(nb->ntb, NB_SPAD_BUF, lower_32_bits(bp));
-	ntb_spad_write(nb->ntb, NB_SPAD_BUF + 1, upper_32_bits(bp));
 	ntb_spad_write(nb->ntb, NB_SPAD_DONE, 0);
 	ntb_spad_write(nb->ntb, NB_SPAD_READY, NB_READY);
 	ret = nb_wait_spad(nb, NB_SPAD_READY, NB_READY);
@@ -254,14 +258,23 @@ static int nb_publish(struct nb_ctx *nb)
 		return ret;
 	pw = ntb_peer_spad_read(nb->ntb, 0, NB_SPAD_WORD) |
 	     (u64)ntb_peer_spad_read(nb->ntb, 0, NB_SPAD_WORD + 1) << 32;
-	pb = ntb_peer_spad_read(nb->ntb, 0, NB_SPAD_BUF) |
-	     (u64)ntb_peer_spad_read(nb->ntb, 0, NB_SPAD_BUF + 1) << 32;
-	if (pw + PAGE_SIZE > size || pb + NB_BUF_SIZE > size)
+	if (pw + PAGE_SIZE > size)
 		return -ERANGE;
 	nb->peer_word = memremap(base + pw, PAGE_SIZE, MEMREMAP_WB);
-	nb->peer_buf = memremap(base + pb, NB_BUF_SIZE, MEMREMAP_WB);
-	if (!nb->peer_word || !nb->peer_buf)
+	if (!nb->peer_word)
 		return -ENOMEM;
+	/* both sides were loaded with the same max_mb */
+	if (READ_ONCE(nb->peer_word[NB_DIR]) != nb->nr_bufs)
+		return -EINVAL;
+	for (i = 0; i < nb->nr_bufs; i++) {
+		pb = READ_ONCE(nb->peer_word[NB_DIR + 1 + i]);
+		if (pb + NB_BUF_SIZE > size || pb + NB_BUF_SIZE < pb)
+			return -ERANGE;
+		nb->peer_bufs[i] = memremap(base + pb, NB_BUF_SIZE,
+					    MEMREMAP_WB);
+		if (!nb->peer_bufs[i])
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -305,6 +318,48 @@ idle:
 	return 0;
 }
 
+/* Undo nb_alloc_bufs() and the peer's chunk mappings. */
+static void nb_free_bufs(struct nb_ctx *nb)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb->nr_bufs; i++) {
+		if (nb->peer_bufs && nb->peer_bufs[i])
+			memunmap(nb->peer_bufs[i]);
+		if (nb->bufs && nb->bufs[i])
+			free_pages((unsigned long)nb->bufs[i], NB_BUF_ORDER);
+	}
+	kfree(nb->peer_bufs);
+	kfree(nb->bufs);
+	if (nb->peer_word)
+		memunmap(nb->peer_word);
+	free_page((unsigned long)nb->word);
+}
+
+/* The word page and max_mb in 4 MiB chunks, listed in the word page. */
+static int nb_alloc_bufs(struct nb_ctx *nb)
+{
+	unsigned int i;
+
+	nb->nr_bufs = clamp_t(unsigned int, DIV_ROUND_UP(max_mb, 4), 1,
+			      NB_MAX_CHUNKS);
+	nb->word = (u64 *)get_zeroed_page(GFP_KERNEL);
+	nb->bufs = kcalloc(nb->nr_bufs, sizeof(*nb->bufs), GFP_KERNEL);
+	nb->peer_bufs = kcalloc(nb->nr_bufs, sizeof(*nb->peer_bufs),
+				GFP_KERNEL);
+	if (!nb->word || !nb->bufs || !nb->peer_bufs)
+		return -ENOMEM;
+	nb->word[NB_DIR] = nb->nr_bufs;
+	for (i = 0; i < nb->nr_bufs; i++) {
+		nb->bufs[i] = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO,
+						       NB_BUF_ORDER);
+		if (!nb->bufs[i])
+			return -ENOMEM;
+		nb->word[NB_DIR + 1 + i] = virt_to_phys(nb->bufs[i]);
+	}
+	return 0;
+}
+
 static int nb_probe(struct ntb_client *client, struct ntb_dev *ntb)
 {
 	struct nb_ctx *nb;
@@ -320,13 +375,9 @@ static int nb_probe(struct ntb_client *client, struct ntb_dev *ntb)
 	nb->ntb = ntb;
 	nb->measure = ntb_port_number(ntb) == 0;
 	init_completion(&nb->db_done);
-	nb->word = (u64 *)get_zeroed_page(GFP_KERNEL);
-	nb->buf = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO,
-					   NB_BUF_ORDER);
-	if (!nb->word || !nb->buf) {
-		ret = -ENOMEM;
+	ret = nb_alloc_bufs(nb);
+	if (ret)
 		goto err_free;
-	}
 	ret = ntb_set_ctx(ntb, nb, &nb_ops);
 	if (ret)
 		goto err_free;
@@ -343,8 +394,7 @@ err_ctx:
 	ntb_link_disable(ntb);
 	ntb_clear_ctx(ntb);
 err_free:
-	free_pages((unsigned long)nb->buf, NB_BUF_ORDER);
-	free_page((unsigned long)nb->word);
+	nb_free_bufs(nb);
 	return ret;
 }
 
@@ -355,12 +405,7 @@ static void nb_remove(struct ntb_client *client, struct ntb_dev *ntb)
 	kthread_stop(nb->task);
 	ntb_link_disable(ntb);
 	ntb_clear_ctx(ntb);
-	if (nb->peer_word)
-		memunmap(nb->peer_word);
-	if (nb->peer_buf)
-		memunmap(nb->peer_buf);
-	free_pages((unsigned long)nb->buf, NB_BUF_ORDER);
-	free_page((unsigned long)nb->word);
+	nb_free_bufs(nb);
 }
 
 static struct ntb_client nb_client = {
