@@ -43,31 +43,27 @@ static void scif_copy_piece(struct scif_peer_mem *pm, struct page *lpg,
 }
 
 /*
- * Copy @n bytes from byte @from of the spans with the CPU, one run of
- * pages contiguous on both sides at a time: a page-sized memcpy() costs
- * less than the walk, mapping and call around it under emulation.
+ * Copy @n bytes from byte @from of the spans with the CPU, one run
+ * contiguous on both sides at a time (runs that meet at a window boundary
+ * joined): a page-sized memcpy() costs less than the walk, mapping and
+ * call around it under emulation.
  */
 void scif_copy_cpu(struct scif_peer_mem *pm, struct scif_span *lsp,
 		   struct scif_span *rsp, u64 from, u64 n, bool to_peer)
 {
-	struct scif_dma_run run = {};
-	size_t loff, roff, len;
+	struct scif_dma_run run = {}, next;
 	struct scif_walk w;
-	struct page *lpg;
-	u64 lphys, raddr;
 
 	scif_walk_init(&w, lsp, rsp, from, n);
-	while (scif_walk_next(&w, &lpg, &loff, &raddr, &roff, &len)) {
-		lphys = page_to_phys(lpg) + loff;
-		raddr += roff;
-		if (run.len && run.lphys + run.len == lphys &&
-		    run.raddr + run.len == raddr) {
-			run.len += len;
+	while (scif_walk_next_run(&w, &next)) {
+		if (run.len && run.lphys + run.len == next.lphys &&
+		    run.raddr + run.len == next.raddr) {
+			run.len += next.len;
 			continue;
 		}
 		if (run.len)
 			scif_cpu_run(pm, &run, to_peer);
-		run = (struct scif_dma_run){ lphys, raddr, len };
+		run = next;
 	}
 	if (run.len)
 		scif_cpu_run(pm, &run, to_peer);

@@ -166,6 +166,7 @@ void scif_walk_init(struct scif_walk *w, struct scif_span *lsp,
 		    struct scif_span *rsp, u64 from, u64 n);
 bool scif_walk_next(struct scif_walk *w, struct page **lpg,
 		    size_t *loff, u64 *raddr, size_t *roff, size_t *n);
+bool scif_walk_next_run(struct scif_walk *w, struct scif_dma_run *run);
 
 /* rma/scif_cpu_copy.c */
 void scif_copy_cpu(struct scif_peer_mem *pm, struct scif_span *lsp,

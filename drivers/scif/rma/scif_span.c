@@ -2,10 +2,12 @@
 /*
  * SCIF RMA spans: a byte range of a registered address space resolved to
  * the windows that hold it, and the cursors and walks that step through
- * the pages of two spans side by side (each piece within one page on both
- * sides), for the CPU copy, the DMA path and the fence signal's write.
+ * two spans side by side: by pieces within one page on both sides (the DMA
+ * path, the fence signal's write) or by runs physically contiguous on both
+ * sides (the CPU copy).
  */
 #include <kunit/visibility.h>
+#include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 
@@ -195,6 +197,7 @@ void scif_walk_init(struct scif_walk *w, struct scif_span *lsp,
 	scif_cursor_seek(&w->rc, from);
 	w->left = n;
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_walk_init);
 
 /*
  * The next piece: our page @lpg at @loff, the peer's page at address
@@ -223,3 +226,62 @@ bool scif_walk_next(struct scif_walk *w, struct page **lpg,
 	w->left -= *n;
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_walk_next);
+
+/**
+ * scif_walk_next_run() - the next run of a walk contiguous on both sides
+ * @w: the walk
+ * @run: filled in: our physical address, the peer's address, the length
+ *
+ * As scif_walk_next(), but the piece goes on over the following pages of
+ * both current windows for as long as both sides stay physically
+ * contiguous, looking at each page once and at nothing else: a copy of
+ * many pages then spends its time in memcpy(), not in the walk. A run
+ * ends at the end of a window on either side.
+ *
+ * Return: false when the walk is done.
+ */
+bool scif_walk_next_run(struct scif_walk *w, struct scif_dma_run *run)
+{
+	struct scif_window *lw, *rw;
+	unsigned long li, ri;
+	size_t lroom, rroom;
+	u64 n = 0, step;
+
+	if (!w->left)
+		return false;
+	lw = w->lc.sp->wins[w->lc.i];
+	rw = w->rc.sp->wins[w->rc.i];
+	li = scif_cursor_page(&w->lc, &lroom);
+	ri = scif_cursor_page(&w->rc, &rroom);
+	run->lphys = page_to_phys(lw->pp->pages[li]) + PAGE_SIZE - lroom;
+	run->raddr = rw->addrs[ri] + PAGE_SIZE - rroom;
+	for (;;) {
+		step = min3((u64)lroom, (u64)rroom, w->left - n);
+		n += step;
+		lroom -= step;
+		rroom -= step;
+		if (n == w->left)
+			break;
+		if (!lroom) {
+			if (li + 1 >= lw->nr_pages ||
+			    page_to_phys(lw->pp->pages[li + 1]) != run->lphys + n)
+				break;
+			li++;
+			lroom = PAGE_SIZE;
+		}
+		if (!rroom) {
+			if (ri + 1 >= rw->nr_pages ||
+			    rw->addrs[ri + 1] != run->raddr + n)
+				break;
+			ri++;
+			rroom = PAGE_SIZE;
+		}
+	}
+	run->len = n;
+	scif_cursor_advance(&w->lc, n);
+	scif_cursor_advance(&w->rc, n);
+	w->left -= n;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_walk_next_run);
