@@ -186,7 +186,7 @@ struct fz_thread {
 	long call_patience;	/* ms the signal thread lets it block */
 	bool child;		/* running in a forked child: no locks */
 	bool light;		/* draws cheap requests only */
-	bool arg_good;		/* the last arg_ptr() was the real argument */
+	bool arg_good;		/* the last fz_arg_ptr() was the real argument */
 	bool done;		/* under p->kill_lock */
 	int in_touch;		/* __atomic_*_n: the SIGSEGV handler reads it */
 	sigjmp_buf touch_jb;

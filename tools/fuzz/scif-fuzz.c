@@ -356,7 +356,7 @@ static void *acceptor_thread(void *arg)
 
 /*
  * Interrupts the fuzzing threads: any thread blocked in a call for longer
- * than that call's patience (fuzz-ops.c chooses it per call), and now and
+ * than that call's patience (the operations choose it per call), and now and
  * then one at random. It looks every 10 ms: each wakeup costs the guest
  * CPU time that the fuzzing threads need.
  */
