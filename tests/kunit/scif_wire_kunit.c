@@ -9,6 +9,7 @@
  */
 #include <kunit/test.h>
 #include <linux/module.h>
+#include <linux/rhashtable.h>
 #include <linux/scif.h>
 #include <linux/string.h>
 
@@ -400,6 +401,24 @@ static scif_epd_t wire_connecting(struct kunit *test, struct scif_wire_msg *m)
 	m->seq = cpu_to_le32(7);
 	return e;
 }
+
+/*
+ * How many fault-injection points an allocation the size of a connection
+ * request passes on this thread: its own, and those of the debug hooks
+ * that follow a success (kmemleak allocates a record of each object).
+ */
+static unsigned int wire_alloc_points(void)
+{
+	struct scif_conreq *p;
+	unsigned int left;
+
+	current->fail_nth = 1000;
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	left = current->fail_nth;
+	current->fail_nth = 0;
+	kfree(p);
+	return 1000 - left;
+}
 #endif
 
 /*
@@ -471,6 +490,88 @@ static void accept_enomem_refused(struct kunit *test)
 }
 
 /*
+ * A CONNREQ that the instance's hash of requests cannot take is refused
+ * with ENOMEM as well. This reaches the refusal in scif_handle_connreq()
+ * after rhashtable_lookup_insert_fast() failed with -ENOMEM (not the one
+ * for its own allocation): the table is filled beyond its size while the
+ * test holds the table's mutex, so that the deferred worker cannot grow
+ * it, and the next insert, which must then allocate a larger table itself
+ * (GFP_ATOMIC), is failed. That allocation is the first after the
+ * request's own and those of its debug records (wire_alloc_points()).
+ * Once the worker is let go, the same requester's next connect is queued.
+ */
+static void connreq_hash_enomem_refused(struct kunit *test)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	struct wire_ctx *ctx = test->priv;
+	struct scif_port_id dst = { .node = 0, .port = ctx->lport }, peer;
+	struct rhashtable *ht = &ctx->n.a->conreqs;
+	unsigned int points = wire_alloc_points();
+	struct scif_wire_msg m, fill;
+	int port, ret, i, nr, full, after;
+	s64 drops = wire_drops(ctx);
+	unsigned int left;
+	scif_epd_t e, l, nep;
+	bool grown;
+
+	e = wire_connecting(test, &m);
+	/* A second listener, whose queued requests fill the table. */
+	l = scif_instance_open(ctx->n.a);
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	port = scif_bind(l, 0);
+	KUNIT_ASSERT_GE(test, port, SCIF_PORT_RSVD);
+	KUNIT_ASSERT_EQ(test, scif_listen(l, 1024), 0);
+
+	/* Nothing may fail while the mutex is held: check after. */
+	mutex_lock(&ht->mutex);
+	nr = rht_dereference(ht->tbl, ht)->size + 1;
+	for (i = 0, ret = 0; i < nr && !ret; i++) {
+		scif_msg_init(&fill, SCIF_MSG_CONNREQ, 0x400000000ULL + i, 0,
+			      4000, port, SCIF_RX_RING_SIZE);
+		ret = scif_handle_connreq(ctx->n.a, 1, &fill, NULL, 0);
+	}
+	full = atomic_read(&ht->nelems);
+	current->fail_nth = points + 1;
+	ret = scif_handle_connreq(ctx->n.a, 1, &m, NULL, 0);
+	left = current->fail_nth;
+	current->fail_nth = 0;
+	after = atomic_read(&ht->nelems);
+	grown = !!rcu_access_pointer(rht_dereference(ht->tbl, ht)->future_tbl);
+	mutex_unlock(&ht->mutex);
+
+	KUNIT_ASSERT_EQ(test, full, nr);
+	KUNIT_ASSERT_EQ(test, l->nreq, nr);
+	KUNIT_EXPECT_EQ(test, left, 0U);
+	KUNIT_EXPECT_FALSE(test, grown);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, after, full);
+	KUNIT_EXPECT_EQ(test, ctx->l->nreq, 0);
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(e->state), SCIF_EP_BOUND);
+	KUNIT_EXPECT_EQ(test, e->conn_err, -ENOMEM);
+	KUNIT_EXPECT_EQ(test, wire_drops(ctx), drops);
+
+	/* The table takes the next request, with the others still queued. */
+	KUNIT_ASSERT_EQ(test, scif_epd_connect_nb(e, &dst), -EINPROGRESS);
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_ASSERT_EQ(test, ctx->l->nreq, 1);
+	KUNIT_ASSERT_EQ(test, scif_accept(ctx->l, &peer, &nep, 0), 0);
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, scif_connect(e, &dst), (int)e->port);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(e->state), SCIF_EP_CONNECTED);
+	KUNIT_EXPECT_EQ(test, peer.port, e->port);
+	scif_close(nep);
+	scif_close(e);
+	scif_close(l);
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ht->nelems), 0);
+	wire_expect_healthy(test);
+#else
+	kunit_skip(test, "needs CONFIG_FAULT_INJECTION");
+#endif
+}
+
+/*
  * A peer flooding a listener with requests gets them refused beyond the
  * backlog; the refusals are answers, not drops, and nothing is queued
  * twice.
@@ -524,6 +625,7 @@ static struct kunit_case scif_wire_cases[] = {
 	KUNIT_CASE(reject_enomem),
 	KUNIT_CASE(connreq_enomem_refused),
 	KUNIT_CASE(accept_enomem_refused),
+	KUNIT_CASE(connreq_hash_enomem_refused),
 	KUNIT_CASE(connreq_malformed_and_replayed),
 	KUNIT_CASE(connreq_flood_bounded),
 	KUNIT_CASE(disconnect_replayed),
