@@ -914,6 +914,108 @@ static void rma_late_reg_answers(struct kunit *test)
 	mutex_unlock(&c->rma->lock);
 }
 
+/* Register one page of the client's buffer at 0, for scif_kt_start(). */
+static int reg_client_page_fn(void *arg)
+{
+	struct rma_ctx *ctx = arg;
+
+	return scif_kt_reg(ctx->n.c, ctx->cbuf, 1, 0, RW, FIX);
+}
+
+/* Messages node 0 sent to node 1 so far. */
+static s64 client_tx(struct rma_ctx *ctx)
+{
+	struct scif_node_stats st;
+
+	scif_node_stats(ctx->n.a, 1, &st);
+	return atomic64_read(&st.tx_msgs);
+}
+
+static s64 client_drops(struct rma_ctx *ctx)
+{
+	struct scif_node_stats st;
+
+	scif_node_stats(ctx->n.a, 1, &st);
+	return atomic64_read(&st.rx_drops);
+}
+
+/*
+ * The peer resets the connection while our REG_OPEN is on its way, then
+ * takes the window all the same and acknowledges it. scif_register()
+ * ended with ECONNRESET and forgot the window, so the REG_ACK names a
+ * window that is gone, on an endpoint that is no longer usable: a late
+ * answer, dropped quietly (-ENOENT), not a lie. The peer is held on its
+ * registration lock so that the reset (its DISCONNECT, forged) surely
+ * comes first.
+ */
+static void rma_late_reg_ack_after_reset(struct kunit *test)
+{
+	struct rma_ctx *ctx = test->priv;
+	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
+	struct scif_kt_call call;
+	struct scif_wire_msg m;
+	struct scif_endpt *c2, *s2;
+	s64 tx = client_tx(ctx), drops;
+	bool sent = false, joined;
+	unsigned long id = 0;
+	int i, injected;
+
+	mutex_lock(&s->rma->lock);
+	/* From here to the unlock, no assertion may end the test. */
+	if (scif_kt_start(&call, reg_client_page_fn, ctx)) {
+		mutex_unlock(&s->rma->lock);
+		KUNIT_FAIL_AND_ABORT(test, "no thread");
+	}
+	for (i = 0; i < 500 && !sent; i++) {
+		msleep(20);
+		sent = client_tx(ctx) > tx;
+	}
+	/* The window is in our tables from before its REG_OPEN went out. */
+	if (sent && !xa_find(&c->rma->wins, &id, ULONG_MAX, XA_PRESENT))
+		id = 0;
+	scif_msg_init(&m, SCIF_MSG_DISCONNECT, s->id, c->id, s->port, c->port,
+		      0);
+	injected = scif_sim_inject(ctx->n.pair, ctx->n.a, &m, sizeof(m));
+	joined = scif_kt_join(&call, 10000);
+	drops = client_drops(ctx);
+	mutex_unlock(&s->rma->lock);
+	if (!joined)
+		wait_for_completion(&call.done);
+
+	KUNIT_ASSERT_TRUE(test, sent);
+	KUNIT_ASSERT_NE(test, id, 0UL);
+	KUNIT_ASSERT_EQ(test, injected, 0);
+	KUNIT_EXPECT_TRUE(test, joined);
+	KUNIT_EXPECT_EQ(test, call.ret, -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(c->state), SCIF_EP_DISCONNECTED);
+	/* The peer's REG_ACK arrives now, and is counted as dropped. */
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, client_drops(ctx), drops + 1);
+	mutex_lock(&c->rma->lock);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&c->rma->wins));
+	KUNIT_EXPECT_EQ(test, c->rma->nr_windows, 0U);
+	mutex_unlock(&c->rma->lock);
+	/* Late, whether the peer took the window or refused it. */
+	scif_msg_init(&m, SCIF_MSG_REG_ACK, s->id, c->id, s->port, c->port, id);
+	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.a, 1, &m, NULL, 0),
+			-ENOENT);
+	m.seq = cpu_to_le32(ENOMEM);
+	KUNIT_EXPECT_EQ(test, scif_handle_rma(ctx->n.a, 1, &m, NULL, 0),
+			-ENOENT);
+	mutex_lock(&c->rma->lock);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&c->rma->wins));
+	mutex_unlock(&c->rma->lock);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(c->state), SCIF_EP_DISCONNECTED);
+	KUNIT_EXPECT_EQ(test, c->reset_err, -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(c, ctx->cbuf, 1, 0, RW, FIX),
+			-ECONNRESET);
+	/* Registration on a new connection between the nodes is unaffected. */
+	scif_kt_pair(test, ctx->n.a, ctx->n.b, 1, &c2, &s2);
+	KUNIT_EXPECT_EQ(test, scif_kt_reg(c2, ctx->cbuf, 1, 0, RW, FIX), 0);
+	scif_close(c2);
+	scif_close(s2);
+}
+
 static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_register_errors),
 	KUNIT_CASE(rma_random_copies),
@@ -932,6 +1034,7 @@ static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_unregister_peer_closes),
 	KUNIT_CASE(rma_unregister_node_lost),
 	KUNIT_CASE(rma_late_reg_answers),
+	KUNIT_CASE(rma_late_reg_ack_after_reset),
 	{}
 };
 
