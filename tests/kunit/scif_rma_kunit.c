@@ -1016,6 +1016,68 @@ static void rma_late_reg_ack_after_reset(struct kunit *test)
 	scif_close(s2);
 }
 
+/* scif_close() of the client, for scif_kt_start(). */
+static int close_client_fn(void *arg)
+{
+	struct rma_ctx *ctx = arg;
+
+	return scif_close(ctx->n.c);
+}
+
+/*
+ * Our own close ends a registration whose REG_OPEN the peer may already
+ * hold: scif_register() fails (ECONNRESET), but the window stays in our
+ * tables, pinned, until the peer answered close's RMA_CLOSE; then close
+ * releases it with the others. (Forgetting it at once would free pages
+ * the peer may still write into.) The peer is held on its registration
+ * lock until the register call has returned.
+ */
+static void rma_close_during_register(struct kunit *test)
+{
+	struct rma_ctx *ctx = test->priv;
+	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
+	struct scif_kt_call reg, cls;
+	bool sent = false, joined, held;
+	s64 tx = client_tx(ctx);
+	int i, started;
+
+	mutex_lock(&s->rma->lock);
+	/* From here to the unlock, no assertion may end the test. */
+	if (scif_kt_start(&reg, reg_client_page_fn, ctx)) {
+		mutex_unlock(&s->rma->lock);
+		KUNIT_FAIL_AND_ABORT(test, "no thread");
+	}
+	for (i = 0; i < 500 && !sent; i++) {
+		msleep(20);
+		sent = client_tx(ctx) > tx;
+	}
+	started = scif_kt_start(&cls, close_client_fn, ctx);
+	joined = !started && scif_kt_join(&reg, 10000);
+	/* The other endpoint's lock of the same class: one level deeper. */
+	mutex_lock_nested(&c->rma->lock, SINGLE_DEPTH_NESTING);
+	held = !xa_empty(&c->rma->wins);
+	mutex_unlock(&c->rma->lock);
+	mutex_unlock(&s->rma->lock);
+	if (started) {
+		/* No close thread: close here, once the peer is let go. */
+		scif_close(c);
+	} else {
+		KUNIT_EXPECT_TRUE(test, scif_kt_join(&cls, 30000));
+		KUNIT_EXPECT_EQ(test, cls.ret, 0);
+	}
+	if (!joined)
+		wait_for_completion(&reg.done);
+	ctx->n.c = NULL;
+
+	KUNIT_ASSERT_TRUE(test, sent);
+	KUNIT_ASSERT_EQ(test, started, 0);
+	KUNIT_EXPECT_TRUE(test, joined);
+	KUNIT_EXPECT_EQ(test, reg.ret, -ECONNRESET);
+	KUNIT_EXPECT_TRUE(test, held);
+	/* The peer took the window, then dropped it for close's RMA_CLOSE. */
+	KUNIT_EXPECT_TRUE(test, settle_until(ctx, remote_gone));
+}
+
 static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_register_errors),
 	KUNIT_CASE(rma_random_copies),
@@ -1035,6 +1097,7 @@ static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_unregister_node_lost),
 	KUNIT_CASE(rma_late_reg_answers),
 	KUNIT_CASE(rma_late_reg_ack_after_reset),
+	KUNIT_CASE(rma_close_during_register),
 	{}
 };
 

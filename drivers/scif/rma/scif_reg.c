@@ -139,6 +139,18 @@ static bool scif_reg_wait_settled(const void *arg)
 	return scif_reg_settled(w->ep, w->win);
 }
 
+/* Take @win out of our tables if it is there; true if it was. */
+static bool __scif_win_forget(struct scif_rma_ep *rma, struct scif_window *win)
+{
+	lockdep_assert_held(&rma->lock);
+	if (xa_load(&rma->wins, win->id) != win)
+		return false;
+	xa_erase(&rma->wins, win->id);
+	scif_wtree_erase(&rma->local, win);
+	rma->nr_windows--;
+	return true;
+}
+
 /**
  * scif_win_forget() - take a local window out of our tables
  * @ep: its endpoint
@@ -153,12 +165,30 @@ void scif_win_forget(struct scif_endpt *ep, struct scif_window *win)
 	bool found;
 
 	mutex_lock(&rma->lock);
-	found = xa_load(&rma->wins, win->id) == win;
-	if (found) {
-		xa_erase(&rma->wins, win->id);
-		scif_wtree_erase(&rma->local, win);
-		rma->nr_windows--;
-	}
+	found = __scif_win_forget(rma, win);
+	mutex_unlock(&rma->lock);
+	if (found)
+		scif_win_put(win);
+}
+
+/*
+ * Forget a window whose registration failed, unless the peer may hold it
+ * (it did not refuse it) and this side ended the connection: our close
+ * began, or we reset the connection (&scif_endpt.reset_local). The window
+ * then stays one of those scif_rma_ep_close() releases once the peer let
+ * go of them (RMA_CLOSE), or keeps pinned while a peer that may still use
+ * them stays online. Decided under the lock that close sets
+ * &scif_rma_ep.closed under, so that close either finds the window or
+ * began after we let go of it.
+ */
+static void scif_reg_forget(struct scif_endpt *ep, struct scif_window *win)
+{
+	struct scif_rma_ep *rma = ep->rma;
+	bool found = false;
+
+	mutex_lock(&rma->lock);
+	if (win->reg_err || (!rma->closed && !READ_ONCE(ep->reset_local)))
+		found = __scif_win_forget(rma, win);
 	mutex_unlock(&rma->lock);
 	if (found)
 		scif_win_put(win);
@@ -235,7 +265,7 @@ static off_t scif_register_pp(struct scif_endpt *ep,
 			mutex_unlock(&rma->lock);
 			scif_rma_send(ep, SCIF_MSG_UNREG, win->id, 0, NULL, 0);
 		} else {
-			scif_win_forget(ep, win);
+			scif_reg_forget(ep, win);
 		}
 		goto put;
 	}
