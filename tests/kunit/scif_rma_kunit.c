@@ -940,6 +940,31 @@ static s64 client_drops(struct rma_ctx *ctx)
 }
 
 /*
+ * Hold the peer on its registration lock and register one page of the
+ * client's in @call; true once the REG_OPEN went out. The lock stays held
+ * (the caller unlocks it) and no assertion may end the test until then.
+ */
+static bool reg_with_peer_held(struct kunit *test, struct rma_ctx *ctx,
+			       struct scif_kt_call *call)
+{
+	struct scif_endpt *s = ctx->n.s;
+	s64 tx = client_tx(ctx);
+	bool sent = false;
+	int i;
+
+	mutex_lock(&s->rma->lock);
+	if (scif_kt_start(call, reg_client_page_fn, ctx)) {
+		mutex_unlock(&s->rma->lock);
+		KUNIT_FAIL_AND_ABORT(test, "no thread");
+	}
+	for (i = 0; i < 500 && !sent; i++) {
+		msleep(20);
+		sent = client_tx(ctx) > tx;
+	}
+	return sent;
+}
+
+/*
  * The peer resets the connection while our REG_OPEN is on its way, then
  * takes the window all the same and acknowledges it. scif_register()
  * ended with ECONNRESET and forgot the window, so the REG_ACK names a
@@ -955,21 +980,12 @@ static void rma_late_reg_ack_after_reset(struct kunit *test)
 	struct scif_kt_call call;
 	struct scif_wire_msg m;
 	struct scif_endpt *c2, *s2;
-	s64 tx = client_tx(ctx), drops;
-	bool sent = false, joined;
 	unsigned long id = 0;
-	int i, injected;
+	bool sent, joined;
+	int injected;
+	s64 drops;
 
-	mutex_lock(&s->rma->lock);
-	/* From here to the unlock, no assertion may end the test. */
-	if (scif_kt_start(&call, reg_client_page_fn, ctx)) {
-		mutex_unlock(&s->rma->lock);
-		KUNIT_FAIL_AND_ABORT(test, "no thread");
-	}
-	for (i = 0; i < 500 && !sent; i++) {
-		msleep(20);
-		sent = client_tx(ctx) > tx;
-	}
+	sent = reg_with_peer_held(test, ctx, &call);
 	/* The window is in our tables from before its REG_OPEN went out. */
 	if (sent && !xa_find(&c->rma->wins, &id, ULONG_MAX, XA_PRESENT))
 		id = 0;
@@ -1037,20 +1053,10 @@ static void rma_close_during_register(struct kunit *test)
 	struct rma_ctx *ctx = test->priv;
 	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
 	struct scif_kt_call reg, cls;
-	bool sent = false, joined, held;
-	s64 tx = client_tx(ctx);
-	int i, started;
+	bool sent, joined, held;
+	int started;
 
-	mutex_lock(&s->rma->lock);
-	/* From here to the unlock, no assertion may end the test. */
-	if (scif_kt_start(&reg, reg_client_page_fn, ctx)) {
-		mutex_unlock(&s->rma->lock);
-		KUNIT_FAIL_AND_ABORT(test, "no thread");
-	}
-	for (i = 0; i < 500 && !sent; i++) {
-		msleep(20);
-		sent = client_tx(ctx) > tx;
-	}
+	sent = reg_with_peer_held(test, ctx, &reg);
 	started = scif_kt_start(&cls, close_client_fn, ctx);
 	joined = !started && scif_kt_join(&reg, 10000);
 	/* The other endpoint's lock of the same class: one level deeper. */

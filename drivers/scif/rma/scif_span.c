@@ -199,6 +199,41 @@ void scif_walk_init(struct scif_walk *w, struct scif_span *lsp,
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_walk_init);
 
+/**
+ * struct scif_walk_pos - where a walk stands
+ * @lw: our current window
+ * @rw: the peer's current window
+ * @li: page index in @lw
+ * @ri: page index in @rw
+ * @lroom: bytes left in that page of ours
+ * @rroom: bytes left in that page of the peer's
+ */
+struct scif_walk_pos {
+	struct scif_window *lw, *rw;
+	unsigned long li, ri;
+	size_t lroom, rroom;
+};
+
+/* Fill @p from the walk's cursors; false when the walk is done. */
+static bool scif_walk_pos(struct scif_walk *w, struct scif_walk_pos *p)
+{
+	if (!w->left)
+		return false;
+	p->lw = w->lc.sp->wins[w->lc.i];
+	p->rw = w->rc.sp->wins[w->rc.i];
+	p->li = scif_cursor_page(&w->lc, &p->lroom);
+	p->ri = scif_cursor_page(&w->rc, &p->rroom);
+	return true;
+}
+
+/* Move both cursors @n bytes on, within their current windows. */
+static void scif_walk_advance(struct scif_walk *w, u64 n)
+{
+	scif_cursor_advance(&w->lc, n);
+	scif_cursor_advance(&w->rc, n);
+	w->left -= n;
+}
+
 /*
  * The next piece: our page @lpg at @loff, the peer's page at address
  * @raddr at @roff, @n bytes. False when done.
@@ -206,24 +241,16 @@ EXPORT_SYMBOL_IF_KUNIT(scif_walk_init);
 bool scif_walk_next(struct scif_walk *w, struct page **lpg,
 		    size_t *loff, u64 *raddr, size_t *roff, size_t *n)
 {
-	struct scif_window *lw, *rw;
-	size_t lroom, rroom;
-	unsigned long li, ri;
+	struct scif_walk_pos p;
 
-	if (!w->left)
+	if (!scif_walk_pos(w, &p))
 		return false;
-	lw = w->lc.sp->wins[w->lc.i];
-	rw = w->rc.sp->wins[w->rc.i];
-	li = scif_cursor_page(&w->lc, &lroom);
-	ri = scif_cursor_page(&w->rc, &rroom);
-	*n = min3((u64)lroom, (u64)rroom, w->left);
-	*lpg = lw->pp->pages[li];
-	*loff = PAGE_SIZE - lroom;
-	*raddr = rw->addrs[ri];
-	*roff = PAGE_SIZE - rroom;
-	scif_cursor_advance(&w->lc, *n);
-	scif_cursor_advance(&w->rc, *n);
-	w->left -= *n;
+	*n = min3((u64)p.lroom, (u64)p.rroom, w->left);
+	*lpg = p.lw->pp->pages[p.li];
+	*loff = PAGE_SIZE - p.lroom;
+	*raddr = p.rw->addrs[p.ri];
+	*roff = PAGE_SIZE - p.rroom;
+	scif_walk_advance(w, *n);
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_walk_next);
@@ -243,45 +270,38 @@ EXPORT_SYMBOL_IF_KUNIT(scif_walk_next);
  */
 bool scif_walk_next_run(struct scif_walk *w, struct scif_dma_run *run)
 {
-	struct scif_window *lw, *rw;
-	unsigned long li, ri;
-	size_t lroom, rroom;
+	struct scif_walk_pos p;
 	u64 n = 0, step;
 
-	if (!w->left)
+	if (!scif_walk_pos(w, &p))
 		return false;
-	lw = w->lc.sp->wins[w->lc.i];
-	rw = w->rc.sp->wins[w->rc.i];
-	li = scif_cursor_page(&w->lc, &lroom);
-	ri = scif_cursor_page(&w->rc, &rroom);
-	run->lphys = page_to_phys(lw->pp->pages[li]) + PAGE_SIZE - lroom;
-	run->raddr = rw->addrs[ri] + PAGE_SIZE - rroom;
+	run->lphys = page_to_phys(p.lw->pp->pages[p.li]) + PAGE_SIZE - p.lroom;
+	run->raddr = p.rw->addrs[p.ri] + PAGE_SIZE - p.rroom;
 	for (;;) {
-		step = min3((u64)lroom, (u64)rroom, w->left - n);
+		step = min3((u64)p.lroom, (u64)p.rroom, w->left - n);
 		n += step;
-		lroom -= step;
-		rroom -= step;
+		p.lroom -= step;
+		p.rroom -= step;
 		if (n == w->left)
 			break;
-		if (!lroom) {
-			if (li + 1 >= lw->nr_pages ||
-			    page_to_phys(lw->pp->pages[li + 1]) != run->lphys + n)
+		if (!p.lroom) {
+			if (p.li + 1 >= p.lw->nr_pages ||
+			    page_to_phys(p.lw->pp->pages[p.li + 1]) !=
+			    run->lphys + n)
 				break;
-			li++;
-			lroom = PAGE_SIZE;
+			p.li++;
+			p.lroom = PAGE_SIZE;
 		}
-		if (!rroom) {
-			if (ri + 1 >= rw->nr_pages ||
-			    rw->addrs[ri + 1] != run->raddr + n)
+		if (!p.rroom) {
+			if (p.ri + 1 >= p.rw->nr_pages ||
+			    p.rw->addrs[p.ri + 1] != run->raddr + n)
 				break;
-			ri++;
-			rroom = PAGE_SIZE;
+			p.ri++;
+			p.rroom = PAGE_SIZE;
 		}
 	}
 	run->len = n;
-	scif_cursor_advance(&w->lc, n);
-	scif_cursor_advance(&w->rc, n);
-	w->left -= n;
+	scif_walk_advance(w, n);
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_walk_next_run);
