@@ -66,6 +66,9 @@ struct scif_wire_shm_ctl;
  *	       so that nobody writes once the mapping may be gone
  * @peer_ring: the peer's receive ring in our mapping of its memory
  * @peer_ctl: the peer's control block, likewise
+ * @nt_copy: @peer_ring lies across the link, not in this kernel's own
+ *	     memory: bytes go into it with non-temporal stores, since our
+ *	     caches cannot help the reader there
  */
 struct scif_shm {
 	struct list_head qlink;
@@ -89,6 +92,7 @@ struct scif_shm {
 	bool remote_ok;
 	u8 *peer_ring;
 	struct scif_wire_shm_ctl *peer_ctl;
+	bool nt_copy;
 };
 
 struct scif_shm *scif_shm_alloc(struct scif_instance *si, u16 node,
