@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite for staged RMA (rma/scif_staged.c): two nodes joined by the
- * simulated link without RMA addressing, so that every RMA travels as
+ * KUnit suite for staged RMA (rma/scif_staged.c, the requester, and
+ * rma/scif_staged_serve.c, the owner): two nodes joined by the simulated
+ * link without RMA addressing, so that every RMA travels as
  * RMA_PUT / RMA_GET / RMA_DATA / RMA_DONE messages. Randomized copies of
  * every call and flag with data verification, the errnos of the direct
  * path, fences and the remote fence signal, a lying peer on both sides of

@@ -174,9 +174,6 @@ void scif_copy_cpu(struct scif_peer_mem *pm, struct scif_span *lsp,
 void scif_cpu_run(struct scif_peer_mem *pm, const struct scif_dma_run *run,
 		  bool to_peer);
 
-/* rma/scif_copy.c */
-int scif_rma_req_finish(struct scif_rma_req *req);
-
 /* Length of the last (partial) cache line of the source range. */
 static inline u64 scif_ordered_tail(u64 src, u64 len)
 {
@@ -184,9 +181,6 @@ static inline u64 scif_ordered_tail(u64 src, u64 len)
 
 	return src + len - max(line, src);
 }
-
-/* rma/scif_staged.c */
-int scif_staged_rma(struct scif_rma_req *req, u64 tail, bool wait);
 
 /* rma/scif_dma.c */
 int scif_dma_init(void);

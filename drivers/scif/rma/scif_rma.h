@@ -16,6 +16,8 @@ struct scif_endpt;
 struct scif_instance;
 struct scif_layer;
 struct scif_peer_mem;
+struct scif_rma_req;
+struct scif_span;
 struct scif_wire_msg;
 
 /**
@@ -82,14 +84,24 @@ int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm);
 bool scif_staged_link(struct scif_endpt *ep);
 
 /* rma/scif_staged.c: RMA by messages, for links without RMA addressing */
-int scif_staged_rx(struct scif_endpt *ep, const struct scif_wire_msg *msg,
-		   const void *data, size_t len);
+int scif_staged_rma(struct scif_rma_req *req, u64 tail, bool wait);
 void scif_staged_abort(struct scif_endpt *ep, int err);
 void scif_staged_close(struct scif_endpt *ep);
 void scif_staged_node_lost(struct scif_instance *si, u16 node);
 int scif_staged_poke(struct scif_endpt *ep, u64 roff, u64 val);
+int scif_staged_rx_data(struct scif_endpt *ep, u32 tag, const void *data,
+			size_t len);
+int scif_staged_rx_done(struct scif_endpt *ep, u32 tag, u32 err);
+
+/* rma/scif_staged_serve.c: the owner's side of staged RMA */
+int scif_staged_rx(struct scif_endpt *ep, const struct scif_wire_msg *msg,
+		   const void *data, size_t len);
+size_t scif_staged_chunk(struct scif_endpt *ep);
+void scif_staged_copy(struct scif_span *sp, u64 from, void *buf, size_t n,
+		      bool to_span);
 
 /* rma/scif_copy.c */
+int scif_rma_req_finish(struct scif_rma_req *req);
 int scif_rma_drain(struct scif_endpt *ep, long timeout);
 u64 scif_rma_oldest(struct scif_rma_ep *rma);
 

@@ -220,7 +220,8 @@ static inline u64 scif_win_end(const struct scif_window *win)
  *		 handed out (until @staged_wrapped)
  * @staged_wrapped: the tags wrapped at least once: an unknown tag may be a
  *		    late answer to a request long gone
- * @nr_serving: RMA_GET requests of the peer being served (atomic)
+ * @nr_serving: RMA_GET requests of the peer being served
+ *		(rma/scif_staged_serve.c; atomic)
  */
 struct scif_rma_ep {
 	struct scif_endpt *ep;
