@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SCIF fences: scif_fence_mark(), scif_fence_wait(), scif_fence_signal().
+ * SCIF fence marks and waits: scif_fence_mark(), scif_fence_wait(), and the
+ * peer's fence messages (FENCE_REQ, FENCE_DONE). Fence signals take their
+ * marks here; they are in scif_fence_signal.c.
  *
  * Completion is tracked in software (DMA engines differ in what fences
  * they honour): every RMA of an endpoint carries a sequence number, and a
@@ -11,42 +13,26 @@
  * FENCE_DONE once they completed. Marks are 30-bit values; bit 30 tells
  * peer marks apart.
  *
- * Nothing here walks a list of marks, and nothing grows without bound:
- *  - our unanswered peer marks sit in an xarray keyed by token, as value
- *    entries; FENCE_DONE erases its token, so an answered mark costs no
- *    memory whether or not anyone waits for it, and a wait looks its token
- *    up in O(log n). Tokens are the running count of marks taken, so a
- *    token that was issued and is no longer in the xarray was answered.
- *    At most %SCIF_FENCE_MAX_MARKS marks may be unanswered: one more fails
- *    with -ENOMEM, the error the specification gives scif_fence_mark() for
- *    a lack of kernel resources (a caller that waits for its marks, or a
- *    peer whose RMAs complete, frees room).
+ * Nothing here walks a list of marks, and nothing grows without bound (why:
+ * "Fences" in Documentation/scif-rma.rst):
+ *  - our unanswered peer marks are entries of an xarray keyed by token:
+ *    value entries, or a fence signal (&struct scif_signal, its work set
+ *    up; FENCE_DONE queues it). FENCE_DONE erases its token. Tokens are the
+ *    running count of marks taken, so a token that was issued and is no
+ *    longer in the xarray was answered. At most %SCIF_FENCE_MAX_MARKS may
+ *    be unanswered; one more fails with -ENOMEM.
  *  - the peer's requests that must wait for RMAs of ours are a FIFO with a
  *    counter: their sequence numbers never decrease, so an RMA completion
- *    answers from the head and stops at the first one still covered. A
- *    request that can be answered at once is never stored. A peer with
- *    %SCIF_FENCE_MAX_MARKS requests held already breaks its own cap (ours
- *    is the same): its request is dropped, counted as a refused message and
- *    logged (rate limited). Answering it early instead would tell the peer
- *    that RMAs completed that may still be running.
- * Before this, both were lists walked on every request and answer: with
- * 24,000 marks never waited for, each FENCE_DONE walked all of them in the
- * work item that delivers every message of the node, the answers fell
- * behind, and the data of other endpoints queued behind them (an unrelated
- * send/recv round trip up to 35x slower); and the marks were never freed.
- * See "Fences" in Documentation/scif-rma.rst.
+ *    answers from the head and stops at the first one still covered. One
+ *    that can be answered at once is never stored; one beyond
+ *    %SCIF_FENCE_MAX_MARKS is dropped and logged (rate limited).
  *
  * @ilock protects the peer's requests; the xarray's own lock our marks.
- *
- * A signal's write ("poke") is 8 bytes into a window of ours or the peer's
- * that allows writing, done when the marked RMAs completed.
  */
-#include <linux/highmem.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
 #include "../core/scif_core.h"
-#include "scif_dma.h"
 #include "scif_rma.h"
 
 /**
@@ -147,44 +133,6 @@ drop:
 }
 
 /**
- * struct scif_signal - a fence signal waiting for its mark
- * @work: runs the writes (and, for a mark on our RMAs, the wait before)
- * @ep: the endpoint; referenced while @work is queued or running. A
- *	signal on a peer mark waits in &scif_rma_ep.my_marks as the entry of
- *	its token, holding no reference: FENCE_DONE queues it, and if the
- *	answer never comes it is freed with the endpoint.
- * @mark: the mark
- * @flags: %SCIF_SIGNAL_LOCAL / %SCIF_SIGNAL_REMOTE
- * @loff: local offset
- * @lval: local value
- * @roff: remote offset
- * @rval: remote value
- */
-struct scif_signal {
-	struct work_struct work;
-	struct scif_endpt *ep;
-	int mark;
-	int flags;
-	u64 loff, lval, roff, rval;
-};
-
-static void scif_signal_write(struct scif_signal *s)
-{
-	if (s->flags & SCIF_SIGNAL_LOCAL)
-		scif_rma_local_poke(s->ep, s->loff, s->lval);
-	if (s->flags & SCIF_SIGNAL_REMOTE)
-		scif_rma_poke(s->ep, s->roff, s->rval);
-	scif_ep_put(s->ep);
-	kfree(s);
-}
-
-/* A signal on a peer mark whose FENCE_DONE came: write, nothing to wait. */
-static void scif_signal_done_work(struct work_struct *work)
-{
-	scif_signal_write(container_of(work, struct scif_signal, work));
-}
-
-/**
  * scif_fence_peer_done() - FENCE_DONE: the peer's RMAs covered by our mark
  *			    @token completed
  * @ep: the endpoint
@@ -209,21 +157,27 @@ int scif_fence_peer_done(struct scif_endpt *ep, u32 token)
 		struct scif_signal *s = old;
 
 		kref_get(&ep->ref);
-		INIT_WORK(&s->work, scif_signal_done_work);
 		scif_rma_queue_work(&s->work);
 	}
 	wake_up_all(&ep->wq);
 	return 0;
 }
 
-/*
- * Take an INIT_PEER mark: a token in @my_marks, announced in FENCE_REQ. The
- * token's entry is @signal, or a value entry for a mark someone may wait
- * for. On success a signal belongs to the mark (FENCE_DONE may run it
- * before this returns).
+/**
+ * scif_mark_peer() - take an INIT_PEER mark
+ * @ep: the endpoint
+ * @mark: set to the mark
+ * @signal: the entry of the mark's token, or NULL for a value entry (a mark
+ *	    someone may wait for)
+ *
+ * The mark is a token in &scif_rma_ep.my_marks, announced in FENCE_REQ. On
+ * success a signal belongs to the mark (FENCE_DONE may run it before this
+ * returns).
+ *
+ * Return: 0, -ENOMEM, or the error of sending FENCE_REQ.
  */
-static int scif_mark_peer(struct scif_endpt *ep, int *mark,
-			  struct scif_signal *signal)
+int scif_mark_peer(struct scif_endpt *ep, int *mark,
+		   struct scif_signal *signal)
 {
 	void *entry = signal ? (void *)signal : xa_mk_value(0);
 	bool taken;
@@ -267,7 +221,15 @@ static int scif_mark_peer(struct scif_endpt *ep, int *mark,
 	return 0;
 }
 
-static int scif_mark(struct scif_endpt *ep, int flags, int *mark)
+/**
+ * scif_mark() - scif_fence_mark() of a usable endpoint and valid @flags
+ * @ep: the endpoint
+ * @flags: %SCIF_FENCE_INIT_SELF or %SCIF_FENCE_INIT_PEER
+ * @mark: set to the mark
+ *
+ * Return: 0, or the error of scif_mark_peer().
+ */
+int scif_mark(struct scif_endpt *ep, int flags, int *mark)
 {
 	struct scif_rma_ep *rma = ep->rma;
 
@@ -304,7 +266,14 @@ int scif_fence_mark(scif_epd_t epd, int flags, int *mark)
 }
 EXPORT_SYMBOL_GPL(scif_fence_mark);
 
-static bool scif_self_done(struct scif_rma_ep *rma, u32 mark)
+/**
+ * scif_self_done() - did the RMAs of an INIT_SELF @mark complete?
+ * @rma: the endpoint's RMA state
+ * @mark: the mark
+ *
+ * Return: true once the oldest of our RMAs still in flight is newer.
+ */
+bool scif_self_done(struct scif_rma_ep *rma, u32 mark)
 {
 	bool done;
 	u64 full;
@@ -374,7 +343,14 @@ static int scif_wait_self(struct scif_endpt *ep, u32 token)
 	}
 }
 
-static int scif_wait(struct scif_endpt *ep, int mark)
+/**
+ * scif_wait() - scif_fence_wait() of a usable endpoint
+ * @ep: the endpoint
+ * @mark: a mark taken on @ep, not negative
+ *
+ * Return: as scif_fence_wait().
+ */
+int scif_wait(struct scif_endpt *ep, int mark)
 {
 	struct scif_rma_ep *rma = ep->rma;
 	u32 token = mark & SCIF_MARK_MASK;
@@ -428,100 +404,6 @@ int scif_fence_wait(scif_epd_t epd, int mark)
 }
 EXPORT_SYMBOL_GPL(scif_fence_wait);
 
-/* A signal on a mark of our RMAs: they always complete, wait for them. */
-static void scif_signal_work(struct work_struct *work)
-{
-	struct scif_signal *s = container_of(work, struct scif_signal, work);
-
-	if (scif_wait(s->ep, s->mark)) {
-		scif_ep_put(s->ep);
-		kfree(s);
-		return;
-	}
-	scif_signal_write(s);
-}
-
-/**
- * scif_fence_signal() - write values once the marked RMAs completed
- * @epd: a connected endpoint
- * @loff: our registered offset for @lval (with %SCIF_SIGNAL_LOCAL)
- * @lval: the value written there
- * @roff: the peer's registered offset for @rval (%SCIF_SIGNAL_REMOTE)
- * @rval: the value written there
- * @flags: one of %SCIF_FENCE_INIT_SELF / %SCIF_FENCE_INIT_PEER, and one or
- *	   both of %SCIF_SIGNAL_LOCAL / %SCIF_SIGNAL_REMOTE
- *
- * Returns once the RMAs are marked; the writes happen when they complete.
- *
- * Return: 0, or -EINVAL (flags, offset not 4-byte aligned), -ENXIO (an
- * offset outside a registered window), -EACCES (the window at an offset,
- * ours or the peer's, does not allow writing), -ENOTCONN, -ECONNRESET,
- * -ENODEV, -EBADF, -ENOMEM.
- */
-int scif_fence_signal(scif_epd_t epd, off_t loff, u64 lval, off_t roff,
-		      u64 rval, int flags)
-{
-	int init = flags & (SCIF_FENCE_INIT_SELF | SCIF_FENCE_INIT_PEER);
-	int sig = flags & (SCIF_SIGNAL_LOCAL | SCIF_SIGNAL_REMOTE);
-	struct scif_endpt *ep = epd;
-	struct scif_signal *s;
-	int ret = scif_ep_check(epd);
-
-	if (ret)
-		return ret;
-	if ((init != SCIF_FENCE_INIT_SELF && init != SCIF_FENCE_INIT_PEER) ||
-	    !sig || flags & ~(init | sig))
-		return -EINVAL;
-	if ((sig & SCIF_SIGNAL_LOCAL && loff & 3) ||
-	    (sig & SCIF_SIGNAL_REMOTE && roff & 3))
-		return -EINVAL;
-	if ((sig & SCIF_SIGNAL_LOCAL && loff < 0) ||
-	    (sig & SCIF_SIGNAL_REMOTE && roff < 0))
-		return -ENXIO;
-	ret = scif_rma_ep_usable(ep);
-	if (!ret && sig & SCIF_SIGNAL_LOCAL)
-		ret = scif_rma_poke_check(ep, loff, false);
-	if (!ret && sig & SCIF_SIGNAL_REMOTE)
-		ret = scif_rma_poke_check(ep, roff, true);
-	if (ret)
-		return ret;
-	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
-	if (!s)
-		return -ENOMEM;
-	s->flags = sig;
-	s->loff = loff;
-	s->lval = lval;
-	s->roff = roff;
-	s->rval = rval;
-	s->ep = ep;
-	if (init == SCIF_FENCE_INIT_PEER) {
-		/* Run by FENCE_DONE: no thread waits for the peer. */
-		ret = scif_mark_peer(ep, &s->mark, s);
-		if (ret)
-			kfree(s);
-		return ret;
-	}
-	ret = scif_mark(ep, init, &s->mark);
-	if (ret) {
-		kfree(s);
-		return ret;
-	}
-	if (init == SCIF_FENCE_INIT_SELF && scif_self_done(ep->rma, s->mark)) {
-		/* Nothing to wait for: write now and report failures. */
-		if (sig & SCIF_SIGNAL_LOCAL)
-			ret = scif_rma_local_poke(ep, loff, lval);
-		if (!ret && sig & SCIF_SIGNAL_REMOTE)
-			ret = scif_rma_poke(ep, roff, rval);
-		kfree(s);
-		return ret;
-	}
-	kref_get(&ep->ref);
-	INIT_WORK(&s->work, scif_signal_work);
-	scif_rma_queue_work(&s->work);
-	return 0;
-}
-EXPORT_SYMBOL_GPL(scif_fence_signal);
-
 /**
  * scif_fence_release() - free the marks of a dead endpoint
  * @rma: its RMA state
@@ -541,125 +423,4 @@ void scif_fence_release(struct scif_rma_ep *rma)
 			kfree(entry);
 	xa_destroy(&rma->my_marks);
 	rma->nr_my_marks = 0;
-}
-
-/*
- * Write @val at @off of a span's single window (the fence signal): 8 bytes,
- * within one page since @off is 4-byte aligned only if it does not cross.
- */
-static int scif_poke_span(struct scif_endpt *ep, struct scif_span *sp,
-			  u64 val, bool remote)
-{
-	struct scif_peer_mem pm = { .local = true };
-	struct scif_cursor c;
-	unsigned long idx;
-	size_t room;
-	u8 *p;
-	int ret;
-
-	scif_cursor_init(&c, sp);
-	idx = scif_cursor_page(&c, &room);
-	if (!remote) {
-		p = kmap_local_page(sp->wins[0]->pp->pages[idx]);
-		memcpy(p + PAGE_SIZE - room, &val, sizeof(val));
-		kunmap_local(p);
-		return 0;
-	}
-	ret = scif_peer_mem_lock(ep, &pm);
-	if (ret == -EOPNOTSUPP)
-		/* A link without RMA addressing: the owner writes. */
-		return scif_staged_poke(ep, sp->start, val);
-	if (ret)
-		return ret;
-	if (pm.local) {
-		p = kmap_local_page(pfn_to_page(PHYS_PFN(sp->wins[0]->addrs[idx])));
-		memcpy(p + PAGE_SIZE - room, &val, sizeof(val));
-		kunmap_local(p);
-	} else {
-		memcpy(pm.base + sp->wins[0]->addrs[idx] + PAGE_SIZE - room,
-		       &val, sizeof(val));
-	}
-	scif_peer_mem_unlock(ep);
-	return 0;
-}
-
-/*
- * Take the window under the 8 bytes at @off for a poke. A poke writes, so
- * the window must allow writing whichever side it belongs to: a read-only
- * local window may be backed by pages its owner may only read (a file's
- * page cache), and those were pinned without write intent.
- */
-static int scif_poke_find(struct scif_endpt *ep, u64 off, bool remote,
-			  struct scif_span *sp)
-{
-	struct scif_rma_ep *rma = ep->rma;
-	int ret;
-
-	/* The 8 bytes must not straddle a page (so neither two windows). */
-	if ((off & ~PAGE_MASK) > PAGE_SIZE - sizeof(u64))
-		return -ENXIO;
-	mutex_lock(&rma->lock);
-	ret = scif_span_get(rma, remote, off,
-			    sizeof(u64), SCIF_PROT_WRITE, sp);
-	mutex_unlock(&rma->lock);
-	return ret;
-}
-
-/**
- * scif_rma_poke_check() - would a poke at @off find a window now?
- * @ep: the endpoint
- * @off: the offset, in the peer's registered space if @remote, else ours
- * @remote: which space
- *
- * A fence signal checks its offsets when it is asked, even though it writes
- * only once the marked RMAs are done (and skips a window gone by then).
- *
- * Return: 0, -ENXIO, -EACCES.
- */
-int scif_rma_poke_check(struct scif_endpt *ep, u64 off, bool remote)
-{
-	struct scif_span sp;
-	int ret = scif_poke_find(ep, off, remote, &sp);
-
-	if (!ret)
-		scif_span_put(&sp);
-	return ret;
-}
-
-static int scif_poke(struct scif_endpt *ep, u64 off, u64 val, bool remote)
-{
-	struct scif_span sp;
-	int ret = scif_poke_find(ep, off, remote, &sp);
-
-	if (ret)
-		return ret;
-	ret = scif_poke_span(ep, &sp, val, remote);
-	scif_span_put(&sp);
-	return ret;
-}
-
-/**
- * scif_rma_poke() - write 8 bytes into the peer's registered memory
- * @ep: the endpoint
- * @roff: offset in the peer's registered address space
- * @val: the value
- *
- * Return: 0, -ENXIO, -EACCES, -ENODEV, -ENOMEM.
- */
-int scif_rma_poke(struct scif_endpt *ep, u64 roff, u64 val)
-{
-	return scif_poke(ep, roff, val, true);
-}
-
-/**
- * scif_rma_local_poke() - write 8 bytes into our registered memory
- * @ep: the endpoint
- * @loff: offset in our registered address space
- * @val: the value
- *
- * Return: 0, -ENXIO, -EACCES (a window without %SCIF_PROT_WRITE), -ENOMEM.
- */
-int scif_rma_local_poke(struct scif_endpt *ep, u64 loff, u64 val)
-{
-	return scif_poke(ep, loff, val, false);
 }

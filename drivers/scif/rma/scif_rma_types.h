@@ -253,4 +253,28 @@ struct scif_rma_ep {
 	atomic_t nr_serving;
 };
 
+/**
+ * struct scif_signal - a fence signal waiting for its mark
+ * @work: runs the writes (and, for a mark on our RMAs, the wait before). A
+ *	  signal on a peer mark has it set up before the mark is taken, so
+ *	  that FENCE_DONE (rma/scif_fence.c) only queues it
+ * @ep: the endpoint; referenced while @work is queued or running. A
+ *	signal on a peer mark waits in &scif_rma_ep.my_marks as the entry of
+ *	its token, holding no reference: FENCE_DONE queues it, and if the
+ *	answer never comes it is freed with the endpoint.
+ * @mark: the mark
+ * @flags: %SCIF_SIGNAL_LOCAL / %SCIF_SIGNAL_REMOTE
+ * @loff: local offset
+ * @lval: local value
+ * @roff: remote offset
+ * @rval: remote value
+ */
+struct scif_signal {
+	struct work_struct work;
+	struct scif_endpt *ep;
+	int mark;
+	int flags;
+	u64 loff, lval, roff, rval;
+};
+
 #endif /* SCIF_RMA_TYPES_H */
