@@ -164,7 +164,7 @@ int scif_fence_peer_done(struct scif_endpt *ep, u32 token)
 }
 
 /**
- * scif_mark_peer() - take an INIT_PEER mark
+ * scif_fence_mark_peer() - take an INIT_PEER mark
  * @ep: the endpoint
  * @mark: set to the mark
  * @signal: the entry of the mark's token, or NULL for a value entry (a mark
@@ -176,8 +176,8 @@ int scif_fence_peer_done(struct scif_endpt *ep, u32 token)
  *
  * Return: 0, -ENOMEM, or the error of sending FENCE_REQ.
  */
-int scif_mark_peer(struct scif_endpt *ep, int *mark,
-		   struct scif_signal *signal)
+int scif_fence_mark_peer(struct scif_endpt *ep, int *mark,
+			 struct scif_signal *signal)
 {
 	void *entry = signal ? (void *)signal : xa_mk_value(0);
 	bool taken;
@@ -222,19 +222,19 @@ int scif_mark_peer(struct scif_endpt *ep, int *mark,
 }
 
 /**
- * scif_mark() - scif_fence_mark() of a usable endpoint and valid @flags
+ * scif_fence_mark_ep() - scif_fence_mark() of a usable endpoint and valid @flags
  * @ep: the endpoint
  * @flags: %SCIF_FENCE_INIT_SELF or %SCIF_FENCE_INIT_PEER
  * @mark: set to the mark
  *
- * Return: 0, or the error of scif_mark_peer().
+ * Return: 0, or the error of scif_fence_mark_peer().
  */
-int scif_mark(struct scif_endpt *ep, int flags, int *mark)
+int scif_fence_mark_ep(struct scif_endpt *ep, int flags, int *mark)
 {
 	struct scif_rma_ep *rma = ep->rma;
 
 	if (flags == SCIF_FENCE_INIT_PEER)
-		return scif_mark_peer(ep, mark, NULL);
+		return scif_fence_mark_peer(ep, mark, NULL);
 	spin_lock(&rma->ilock);
 	*mark = rma->seq & SCIF_MARK_MASK;
 	spin_unlock(&rma->ilock);
@@ -262,18 +262,18 @@ int scif_fence_mark(scif_epd_t epd, int flags, int *mark)
 	ret = scif_rma_ep_usable(epd);
 	if (ret)
 		return ret;
-	return scif_mark(epd, flags, mark);
+	return scif_fence_mark_ep(epd, flags, mark);
 }
 EXPORT_SYMBOL_GPL(scif_fence_mark);
 
 /**
- * scif_self_done() - did the RMAs of an INIT_SELF @mark complete?
+ * scif_fence_self_done() - did the RMAs of an INIT_SELF @mark complete?
  * @rma: the endpoint's RMA state
  * @mark: the mark
  *
  * Return: true once the oldest of our RMAs still in flight is newer.
  */
-bool scif_self_done(struct scif_rma_ep *rma, u32 mark)
+bool scif_fence_self_done(struct scif_rma_ep *rma, u32 mark)
 {
 	bool done;
 	u64 full;
@@ -335,7 +335,7 @@ static int scif_wait_self(struct scif_endpt *ep, u32 token)
 
 	for (;;) {
 		ret = wait_event_interruptible_timeout(rma->wq,
-						       scif_self_done(rma, token),
+						       scif_fence_self_done(rma, token),
 						       HZ);
 		if (ret)
 			return ret < 0 ? ret : 0;
@@ -344,13 +344,13 @@ static int scif_wait_self(struct scif_endpt *ep, u32 token)
 }
 
 /**
- * scif_wait() - scif_fence_wait() of a usable endpoint
+ * scif_fence_wait_ep() - scif_fence_wait() of a usable endpoint
  * @ep: the endpoint
  * @mark: a mark taken on @ep, not negative
  *
  * Return: as scif_fence_wait().
  */
-int scif_wait(struct scif_endpt *ep, int mark)
+int scif_fence_wait_ep(struct scif_endpt *ep, int mark)
 {
 	struct scif_rma_ep *rma = ep->rma;
 	u32 token = mark & SCIF_MARK_MASK;
@@ -400,7 +400,7 @@ int scif_fence_wait(scif_epd_t epd, int mark)
 	ret = scif_rma_ep_usable(epd);
 	if (ret)
 		return ret;
-	return scif_wait(epd, mark);
+	return scif_fence_wait_ep(epd, mark);
 }
 EXPORT_SYMBOL_GPL(scif_fence_wait);
 

@@ -37,7 +37,7 @@ static void scif_signal_work(struct work_struct *work)
 {
 	struct scif_signal *s = container_of(work, struct scif_signal, work);
 
-	if (scif_wait(s->ep, s->mark)) {
+	if (scif_fence_wait_ep(s->ep, s->mark)) {
 		scif_ep_put(s->ep);
 		kfree(s);
 		return;
@@ -101,17 +101,17 @@ int scif_fence_signal(scif_epd_t epd, off_t loff, u64 lval, off_t roff,
 	if (init == SCIF_FENCE_INIT_PEER) {
 		/* Run by FENCE_DONE: no thread waits for the peer. */
 		INIT_WORK(&s->work, scif_signal_done_work);
-		ret = scif_mark_peer(ep, &s->mark, s);
+		ret = scif_fence_mark_peer(ep, &s->mark, s);
 		if (ret)
 			kfree(s);
 		return ret;
 	}
-	ret = scif_mark(ep, init, &s->mark);
+	ret = scif_fence_mark_ep(ep, init, &s->mark);
 	if (ret) {
 		kfree(s);
 		return ret;
 	}
-	if (init == SCIF_FENCE_INIT_SELF && scif_self_done(ep->rma, s->mark)) {
+	if (init == SCIF_FENCE_INIT_SELF && scif_fence_self_done(ep->rma, s->mark)) {
 		/* Nothing to wait for: write now and report failures. */
 		if (sig & SCIF_SIGNAL_LOCAL)
 			ret = scif_rma_local_poke(ep, loff, lval);

@@ -110,11 +110,11 @@ int scif_fence_peer_request(struct scif_endpt *ep, u32 token);
 int scif_fence_peer_done(struct scif_endpt *ep, u32 token);
 void scif_fence_check_peer_marks(struct scif_endpt *ep);
 void scif_fence_release(struct scif_rma_ep *rma);
-int scif_mark_peer(struct scif_endpt *ep, int *mark,
-		   struct scif_signal *signal);
-int scif_mark(struct scif_endpt *ep, int flags, int *mark);
-bool scif_self_done(struct scif_rma_ep *rma, u32 mark);
-int scif_wait(struct scif_endpt *ep, int mark);
+int scif_fence_mark_peer(struct scif_endpt *ep, int *mark,
+			 struct scif_signal *signal);
+int scif_fence_mark_ep(struct scif_endpt *ep, int flags, int *mark);
+bool scif_fence_self_done(struct scif_rma_ep *rma, u32 mark);
+int scif_fence_wait_ep(struct scif_endpt *ep, int mark);
 
 /* rma/scif_poke.c: 8-byte writes into registered memory (fence signals) */
 int scif_rma_poke(struct scif_endpt *ep, u64 roff, u64 val);
