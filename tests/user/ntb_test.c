@@ -23,6 +23,10 @@
  *                                      both sides spin on non-blocking
  *                                      scif_send()/scif_recv() instead of
  *                                      sleeping in them
+ *   scif-ntb-test fault NODE PORT      send from a buffer that runs into an
+ *                                      unreadable page: the bytes before
+ *                                      it go (and come back), the call
+ *                                      returns their count, then EFAULT
  *   scif-ntb-test expect-loss PORT [S] accept one stream and expect it to
  *                                      fail with ECONNRESET or ENODEV
  *                                      (its sender's node dies), within
@@ -40,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -239,6 +244,53 @@ static int run_echo(__u16 node, __u16 port, int conns)
 		scif_close(e[i]);
 	}
 	printf("%d echoes from node %u ok\n", conns, node);
+	return 0;
+}
+
+/*
+ * A 64-byte send that starts 5 bytes before an unreadable page: the 5
+ * bytes go and the call returns 5; a send from the page itself fails with
+ * EFAULT; the echo brings the 5 bytes back. Right after the 16-byte
+ * header the bytes land 8-byte aligned in the peer's ring, where a copy
+ * by 8- and 4-byte moves stops 1 byte short of the page and, from there,
+ * makes no progress at all: a send that then retried for ever is killed
+ * by the alarm, and the test fails.
+ */
+static int run_fault(__u16 node, __u16 port)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	struct hdr h = { OP_ECHO, 5, 1 };
+	char *m, back[5];
+	scif_epd_t epd;
+	int n;
+
+	m = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED || mprotect(m + pg, pg, PROT_NONE))
+		die("mmap");
+	memcpy(m + pg - 5, "fault", 5);
+	alarm(120);
+	epd = dial_or_die(node, port, DIAL_SECONDS);
+	if (xfer(epd, &h, sizeof(h), 1))
+		die("send");
+	n = scif_send(epd, m + pg - 5, 64, SCIF_SEND_BLOCK);
+	if (n != 5) {
+		fprintf(stderr, "send into an unreadable page: %d (%s), want 5\n",
+			n, n < 0 ? strerror(errno) : "bytes");
+		return 1;
+	}
+	n = scif_send(epd, m + pg, 8, SCIF_SEND_BLOCK);
+	if (n != -1 || errno != EFAULT) {
+		fprintf(stderr, "send from an unreadable page: %d (%s), want EFAULT\n",
+			n, n < 0 ? strerror(errno) : "bytes");
+		return 1;
+	}
+	if (xfer(epd, back, 5, 0) || memcmp(back, "fault", 5)) {
+		fprintf(stderr, "echo of the 5 bytes before the page: wrong\n");
+		return 1;
+	}
+	scif_close(epd);
+	printf("send into an unreadable page: 5 of 64 bytes went, then EFAULT\n");
 	return 0;
 }
 
@@ -467,6 +519,8 @@ int main(int argc, char **argv)
 		return serve(a, b);
 	if (!strcmp(cmd, "echo") && argc == 5)
 		return run_echo(a, b, c);
+	if (!strcmp(cmd, "fault") && argc == 4)
+		return run_fault(a, b);
 	poll = !strcmp(argv[argc - 1], "poll");
 	if (!strcmp(cmd, "stream") && argc == 5 + poll)
 		return run_stream(a, b, c, poll);
@@ -477,6 +531,6 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "expect-loss") && argc >= 3)
 		return expect_loss(a, argc > 3 ? atof(argv[3]) : 0);
 	fprintf(stderr,
-		"usage: scif-ntb-test nodes|serve|echo|stream|ping|bench|expect-loss ...\n");
+		"usage: scif-ntb-test nodes|serve|echo|fault|stream|ping|bench|expect-loss ...\n");
 	return 2;
 }

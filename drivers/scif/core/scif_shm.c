@@ -425,14 +425,24 @@ EXPORT_SYMBOL_IF_KUNIT(scif_shm_quarantined);
  * what we use (and on the test rig the uncached copy streamed 16 KiB
  * sends a fifth faster). The wmb() before the index orders them as it
  * orders the write-combined ones.
+ *
+ * The uncached copy moves user memory in blocks: when the source faults
+ * it may stop short of the last readable byte, even at no progress with
+ * a readable first page, and scif_send_iter(), which faults the buffer
+ * in and retries, would go round for ever. The cached copy goes on from
+ * where it stopped and stops exactly at the fault.
  */
 static size_t scif_shm_copy(struct scif_shm *shm, void *to, size_t len,
 			    struct iov_iter *from)
 {
+	size_t n = 0;
+
 	lockdep_assert_held(&shm->lock);
 	if (shm->nt_copy)
-		return copy_from_iter_nocache(to, len, from);
-	return copy_from_iter(to, len, from);
+		n = copy_from_iter_nocache(to, len, from);
+	if (n < len)
+		n += copy_from_iter(to + n, len - n, from);
+	return n;
 }
 
 /**
