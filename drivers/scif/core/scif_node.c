@@ -209,7 +209,13 @@ long scif_node_wait(struct scif_instance *si, u16 node, wait_queue_head_t *wq,
 	if (arm)
 		arm(arg);
 	init_waitqueue_entry(&on_wq, current);
-	init_waitqueue_entry(&on_link, current);
+	/*
+	 * The link's wake-up marks its entry (WQ_FLAG_WOKEN): one that comes
+	 * while this task still runs, after it joined rx_wait but before it
+	 * set its state, changes nothing @ready sees, and would be lost.
+	 */
+	init_waitqueue_func_entry(&on_link, woken_wake_function);
+	on_link.private = current;
 	add_wait_queue(wq, &on_wq);
 	add_wait_queue(&link->rx_wait, &on_link);
 	for (;;) {
@@ -230,8 +236,15 @@ long scif_node_wait(struct scif_instance *si, u16 node, wait_queue_head_t *wq,
 			ret = 0;
 			break;
 		}
-		timeout = schedule_timeout(timeout);
+		if (!(READ_ONCE(on_link.flags) & WQ_FLAG_WOKEN))
+			timeout = schedule_timeout(timeout);
 		__set_current_state(TASK_RUNNING);
+		/*
+		 * Unmark before the poll, with a barrier: a wake-up that comes
+		 * during the poll is seen at the next turn, and one that races
+		 * with the unmarking is for messages this poll already sees.
+		 */
+		smp_store_mb(on_link.flags, on_link.flags & ~WQ_FLAG_WOKEN);
 		if (!READ_ONCE(n->gone))
 			link->ops->poll(link);
 	}
