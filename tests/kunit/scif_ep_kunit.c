@@ -395,9 +395,8 @@ static void accept_flush_eintr(struct kunit *test)
 	struct scif_kt_call call;
 
 	KUNIT_ASSERT_EQ(test, scif_kt_start(&call, ep_kt_accept, l), 0);
-	/* Give it time to block, then kick it. */
-	msleep(50);
-	KUNIT_EXPECT_FALSE(test, completion_done(&call.done));
+	/* Once it sleeps in accept, kick it. */
+	KUNIT_EXPECT_TRUE(test, scif_kt_wait_asleep(&call, 5000));
 	scif_epd_flush(l);
 	KUNIT_ASSERT_TRUE(test, scif_kt_join(&call, 5000));
 	KUNIT_EXPECT_EQ(test, call.ret, -EINTR);

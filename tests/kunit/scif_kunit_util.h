@@ -9,8 +9,11 @@
 
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/scif.h>
 #include <linux/random.h>
 #include <linux/string.h>
@@ -27,12 +30,14 @@
  * @arg: its argument
  * @ret: the result, valid once @done completed
  * @done: completed when @fn returned
+ * @task: the thread; read only under RCU while @done is not completed
  */
 struct scif_kt_call {
 	int (*fn)(void *arg);
 	void *arg;
 	int ret;
 	struct completion done;
+	struct task_struct *task;
 };
 
 static int scif_kt_thread(void *data)
@@ -55,7 +60,38 @@ static inline int scif_kt_start(struct scif_kt_call *c, int (*fn)(void *),
 	c->ret = 0;
 	init_completion(&c->done);
 	t = kthread_run(scif_kt_thread, c, "scif-kunit");
+	c->task = IS_ERR(t) ? NULL : t;
 	return PTR_ERR_OR_ZERO(t);
+}
+
+/*
+ * Wait up to @ms for the thread to sleep: seen asleep on three polls in a
+ * row, 20 ms apart. A test that is to wake a blocked call uses this, not a
+ * fixed delay, which a loaded host can outlast before the call even began
+ * to wait. True if it sleeps, false if it ended or kept running. A thread
+ * that has not completed @done has not exited, so its task_struct, freed
+ * only after an RCU grace period, can be read under rcu_read_lock().
+ */
+static inline bool scif_kt_wait_asleep(struct scif_kt_call *c,
+				       unsigned int ms)
+{
+	unsigned int seen = 0, waited;
+	bool asleep;
+
+	for (waited = 0; waited <= ms; waited += 20) {
+		rcu_read_lock();
+		asleep = !completion_done(&c->done) &&
+			 (READ_ONCE(c->task->__state) &
+			  (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE));
+		rcu_read_unlock();
+		if (completion_done(&c->done))
+			return false;
+		seen = asleep ? seen + 1 : 0;
+		if (seen == 3)
+			return true;
+		msleep(20);
+	}
+	return false;
 }
 
 /* Wait up to @ms for the thread; false if it is still running. */

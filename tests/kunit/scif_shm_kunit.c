@@ -102,8 +102,7 @@ static void shm_sleeping_reader_woken(struct kunit *test)
 	u8 b = 0x5a;
 
 	KUNIT_ASSERT_EQ(test, scif_kt_start(&call, shm_recv_one, n->s), 0);
-	msleep(50);
-	KUNIT_EXPECT_FALSE(test, completion_done(&call.done));
+	KUNIT_EXPECT_TRUE(test, scif_kt_wait_asleep(&call, 5000));
 	KUNIT_EXPECT_EQ(test, scif_send(n->c, &b, 1, SCIF_SEND_BLOCK), 1);
 	KUNIT_ASSERT_TRUE(test, scif_kt_join(&call, 2000));
 	KUNIT_EXPECT_EQ(test, call.ret, 0x5a);
@@ -122,8 +121,7 @@ static void shm_sleeping_sender_woken(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, in);
 	KUNIT_ASSERT_NOT_NULL(test, x.buf);
 	KUNIT_ASSERT_EQ(test, scif_kt_start(&call, scif_kt_send, &x), 0);
-	msleep(50);
-	KUNIT_EXPECT_FALSE(test, completion_done(&call.done));
+	KUNIT_EXPECT_TRUE(test, scif_kt_wait_asleep(&call, 5000));
 	while (got < len) {
 		ret = scif_recv(n->s, in + got, len - got, SCIF_RECV_BLOCK);
 		if (ret <= 0)

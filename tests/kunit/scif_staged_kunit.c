@@ -522,8 +522,7 @@ static void st_node_loss(struct kunit *test)
 	/* The owner's receive path stops at the get, holding it unserved. */
 	st_block_start(test, &b, ctx->n.s);
 	KUNIT_ASSERT_EQ(test, scif_kt_start(&rd, st_read_fn, &r), 0);
-	msleep(200);
-	KUNIT_EXPECT_FALSE(test, completion_done(&rd.done));
+	KUNIT_EXPECT_TRUE(test, scif_kt_wait_asleep(&rd, 10000));
 	KUNIT_EXPECT_FALSE(test, xa_empty(&ctx->n.c->rma->staged));
 	KUNIT_ASSERT_EQ(test, scif_kt_start(&down, st_down_fn, ctx->n.pair),
 			0);
@@ -600,8 +599,7 @@ static void st_reset_under_fence(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, scif_writeto(ctx->n.c, 0, 2 * PAGE_SIZE, 0, 0),
 			0);
 	KUNIT_ASSERT_EQ(test, scif_kt_start(&fw, st_fence_fn, ctx), 0);
-	msleep(100);
-	KUNIT_EXPECT_FALSE(test, completion_done(&fw.done));
+	KUNIT_EXPECT_TRUE(test, scif_kt_wait_asleep(&fw, 10000));
 	scif_msg_init(&m, SCIF_MSG_DISCONNECT, s->id, c->id, s->port, c->port,
 		      0);
 	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->n.pair, ctx->n.a, &m,

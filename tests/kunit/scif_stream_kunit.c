@@ -192,14 +192,13 @@ static void blocked_recv_released(struct kunit *test)
 	x.buf = buf;
 	x.len = sizeof(buf);
 	KUNIT_ASSERT_EQ(test, scif_kt_start(&call, stream_kt_recv, &x), 0);
-	msleep(50);
-	KUNIT_EXPECT_FALSE(test, completion_done(&call.done));
+	KUNIT_EXPECT_TRUE(test, scif_kt_wait_asleep(&call, 5000));
 	scif_epd_flush(ctx->s);
 	KUNIT_ASSERT_TRUE(test, scif_kt_join(&call, 5000));
 	KUNIT_EXPECT_EQ(test, call.ret, -EINTR);
 
 	KUNIT_ASSERT_EQ(test, scif_kt_start(&call, stream_kt_recv, &x), 0);
-	msleep(50);
+	KUNIT_EXPECT_TRUE(test, scif_kt_wait_asleep(&call, 5000));
 	scif_close(ctx->c);
 	ctx->c = NULL;
 	KUNIT_ASSERT_TRUE(test, scif_kt_join(&call, 5000));
