@@ -32,7 +32,12 @@ if [ "$SCIF_NODE_INDEX" = 0 ]; then
 	# allow_flat=N the link is refused with one line, and nothing comes up.
 	dmesg -c >/dev/null
 	modprobe scif_ntb allow_flat=0 || fail "modprobe scif_ntb allow_flat=0"
-	sleep 3
+	# The refusal comes with the link, after the load: up to 60 s.
+	i=0
+	until dmesg | grep -q 'refusing port.*allow_flat=N' || [ "$i" -ge 600 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
 	lines=$(dmesg | grep 'refusing port.*allow_flat=N' || true)
 	[ -n "$lines" ] || fail "allow_flat=0: no refusing line"
 	scif-ntb-test nodes 1 5 >/dev/null ||
