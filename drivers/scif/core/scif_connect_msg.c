@@ -82,13 +82,14 @@ int scif_handle_connreq(struct scif_instance *si, u16 node,
 		scif_ep_put(ep);
 		/*
 		 * Back to the sender: a full backlog is not a bad message,
-		 * and a hash table that could not grow is our shortage.
+		 * and a hash table that could not take the request (no memory
+		 * to grow, or a chain too long until a rehash ends) is our
+		 * shortage.
 		 */
 		scif_send_reject(si, node, src, req->key.gen, dport, sport,
-				 ret == -ENOMEM ? -ENOMEM : -ECONNREFUSED);
-		ret = ret == -ECONNREFUSED || ret == -ENOMEM ? 0 : ret;
+				 ret == -ECONNREFUSED ? -ECONNREFUSED : -ENOMEM);
 		kfree_rcu(req, rcu);
-		return ret;
+		return 0;
 	}
 	list_add_tail(&req->list, &ep->reqs);
 	ep->nreq++;
