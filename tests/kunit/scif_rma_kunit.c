@@ -1084,6 +1084,37 @@ static void rma_close_during_register(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, settle_until(ctx, remote_gone));
 }
 
+/*
+ * A connection this side reset while the peer's node stays online: close
+ * keeps the windows pinned, since the peer may still write them, and the
+ * loss of the node frees them. (Before, they stayed for good, and
+ * kmemleak reported them once the endpoint was freed.)
+ */
+static void rma_reset_keeps_until_node_loss(struct kunit *test)
+{
+	struct rma_ctx *ctx = test->priv;
+	struct scif_endpt *c = ctx->n.c;
+	bool kept, freed;
+
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(c, ctx->cbuf, 2, 0, RW, FIX), 0);
+	scif_sim_settle(ctx->n.pair);
+	/* Our own reference: the RMA state outlives the close. */
+	kref_get(&c->ref);
+	scif_ep_reset(c, -EPROTO);
+	KUNIT_EXPECT_EQ(test, scif_close(c), 0);
+	ctx->n.c = NULL;
+	mutex_lock(&c->rma->lock);
+	kept = !xa_empty(&c->rma->wins);
+	mutex_unlock(&c->rma->lock);
+	scif_sim_pair_down(ctx->n.pair);
+	mutex_lock(&c->rma->lock);
+	freed = xa_empty(&c->rma->wins) && !c->rma->nr_windows;
+	mutex_unlock(&c->rma->lock);
+	scif_ep_put(c);
+	KUNIT_EXPECT_TRUE(test, kept);
+	KUNIT_EXPECT_TRUE(test, freed);
+}
+
 static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_register_errors),
 	KUNIT_CASE(rma_random_copies),
@@ -1104,6 +1135,7 @@ static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_late_reg_answers),
 	KUNIT_CASE(rma_late_reg_ack_after_reset),
 	KUNIT_CASE(rma_close_during_register),
+	KUNIT_CASE(rma_reset_keeps_until_node_loss),
 	{}
 };
 

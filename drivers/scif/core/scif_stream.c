@@ -21,6 +21,7 @@
  * sender's memory, and each side takes the other's index from its own
  * memory (scif_stream_sync()). Only a side that sleeps is sent a WAKE.
  */
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/lockdep.h>
 #include <linux/minmax.h>
@@ -91,6 +92,7 @@ void scif_ep_reset(struct scif_endpt *ep, int err)
 		      ep->peer.port, 0);
 	scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_ep_reset);
 
 /**
  * scif_stream_sync() - take in the indices the peer published in our memory

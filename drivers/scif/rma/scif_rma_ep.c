@@ -8,10 +8,14 @@
  * runs the unregister handshake with the peer (scif_rma_ep_close()); the
  * last reference frees it. Messages of the registration and fence protocol
  * reach scif_handle_rma() (rma/scif_reg_msg.c); node loss ends the staged
- * RMAs towards the node (rma/scif_staged.c).
+ * RMAs towards the node (rma/scif_staged.c) and frees the windows that
+ * close had to leave pinned for it.
  */
 #include <kunit/visibility.h>
+#include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 
 #include "../core/scif_core.h"
@@ -22,6 +26,14 @@ module_param_named(peer_timeout_ms, scif_rma_peer_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(peer_timeout_ms,
 		 "Longest wait for the peer's answer to a registration, unregistration, close or fence (100..600000, default 30000)");
 EXPORT_SYMBOL_IF_KUNIT(scif_rma_peer_timeout_ms);
+
+/*
+ * Closed endpoints whose windows a peer that is still online may write
+ * (scif_rma_ep_close()), linked by &scif_rma_ep.kept. Each holds a
+ * reference on its endpoint until its peer's node is lost.
+ */
+static LIST_HEAD(scif_rma_kept);
+static DEFINE_MUTEX(scif_rma_kept_lock);	/* scif_rma_kept, rma->kept */
 
 /*
  * &scif_layer.ep_init: every endpoint gets its RMA state when it is
@@ -45,6 +57,7 @@ static int scif_rma_ep_init(struct scif_endpt *ep)
 	xa_init(&rma->my_marks);
 	xa_init_flags(&rma->staged, XA_FLAGS_ALLOC1);
 	init_waitqueue_head(&rma->wq);
+	INIT_LIST_HEAD(&rma->kept);
 	ep->rma = rma;
 	return 0;
 }
@@ -94,6 +107,66 @@ static bool scif_rma_close_settled(struct scif_endpt *ep)
 	       READ_ONCE(ep->rma->peer_closed);
 }
 
+/* Move the kept endpoints of @si whose peer is on @node to @out. */
+static void scif_rma_kept_take(struct scif_instance *si, u16 node,
+			       struct list_head *out)
+{
+	struct scif_rma_ep *rma, *next;
+
+	lockdep_assert_held(&scif_rma_kept_lock);
+	list_for_each_entry_safe(rma, next, &scif_rma_kept, kept)
+		if (rma->ep->si == si && rma->ep->peer.node == node)
+			list_move_tail(&rma->kept, out);
+}
+
+/* Free the windows of the endpoints on @gone, and let go of them. */
+static void scif_rma_kept_release(struct list_head *gone)
+{
+	struct scif_rma_ep *rma, *next;
+	struct scif_endpt *ep;
+
+	list_for_each_entry_safe(rma, next, gone, kept) {
+		ep = rma->ep;
+		list_del_init(&rma->kept);
+		scif_rma_drop_all(ep, true);
+		/* May free @rma. */
+		scif_ep_put(ep);
+	}
+}
+
+/*
+ * Keep the windows of closing @ep pinned until its peer's node is lost.
+ * A node removed before we joined the list, whose node_lost handler may
+ * have looked at it already, is seen here, and its endpoints go now.
+ */
+static void scif_rma_keep(struct scif_endpt *ep)
+{
+	LIST_HEAD(gone);
+
+	kref_get(&ep->ref);
+	mutex_lock(&scif_rma_kept_lock);
+	list_add_tail(&ep->rma->kept, &scif_rma_kept);
+	if (!scif_node_online(ep->si, ep->peer.node))
+		scif_rma_kept_take(ep->si, ep->peer.node, &gone);
+	mutex_unlock(&scif_rma_kept_lock);
+	scif_rma_kept_release(&gone);
+}
+
+/*
+ * &scif_layer.node_lost: the staged RMAs towards @node end, and windows
+ * kept pinned for it are freed, since nothing on @node writes them now.
+ */
+static void scif_rma_node_lost(struct scif_instance *si, u16 node)
+{
+	LIST_HEAD(gone);
+
+	scif_staged_node_lost(si, node);
+	mutex_lock(&scif_rma_kept_lock);
+	scif_rma_kept_take(si, node, &gone);
+	mutex_unlock(&scif_rma_kept_lock);
+	scif_rma_kept_release(&gone);
+}
+
 /*
  * &scif_layer.ep_close: the RMA part of scif_close(), run first, while the
  * endpoint can still be found by the peer's messages.
@@ -102,8 +175,8 @@ static bool scif_rma_close_settled(struct scif_endpt *ep)
  * windows to drop them and waits (bounded) for its answer, then releases
  * every window. Pages of a peer that never answers stay pinned, and so do
  * those of a connection this side reset while the peer's node stays
- * online: freeing memory a live peer may still write into would be worse
- * than the leak.
+ * online: freeing memory a live peer may still write into would be worse.
+ * They are freed when that node is lost (scif_rma_node_lost()).
  */
 static void scif_rma_ep_close(struct scif_endpt *ep)
 {
@@ -140,8 +213,9 @@ static void scif_rma_ep_close(struct scif_endpt *ep)
 	       scif_node_online(ep->si, ep->peer.node);
 	mutex_unlock(&rma->lock);
 	if (!left || keep) {
-		pr_warn_ratelimited("scif %s: peer never released the windows of a closed endpoint; keeping them pinned\n",
-				    ep->si->name);
+		pr_warn_ratelimited("scif %s: peer never released the windows of a closed endpoint; keeping them pinned until node %u is lost\n",
+				    ep->si->name, ep->peer.node);
+		scif_rma_keep(ep);
 		return;
 	}
 	scif_rma_drop_all(ep, true);
@@ -155,6 +229,7 @@ static void scif_rma_ep_release(struct scif_endpt *ep)
 	if (!rma)
 		return;
 	WARN_ON(!list_empty(&rma->inflight));
+	WARN_ON(!list_empty(&rma->kept));
 	WARN_ON(!xa_empty(&rma->staged));
 	xa_destroy(&rma->staged);
 	scif_fence_release(rma);
@@ -201,6 +276,6 @@ const struct scif_layer scif_rma_layer = {
 	.ep_init = scif_rma_ep_init,
 	.ep_close = scif_rma_ep_close,
 	.ep_release = scif_rma_ep_release,
-	.node_lost = scif_staged_node_lost,
+	.node_lost = scif_rma_node_lost,
 	.rx = scif_handle_rma,
 };

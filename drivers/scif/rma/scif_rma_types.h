@@ -222,6 +222,9 @@ static inline u64 scif_win_end(const struct scif_window *win)
  *		    late answer to a request long gone
  * @nr_serving: RMA_GET requests of the peer being served
  *		(rma/scif_staged_serve.c; atomic)
+ * @kept: entry in the list of closed endpoints whose windows stay pinned
+ *	  until their peer's node is lost (rma/scif_rma_ep.c); empty
+ *	  otherwise. Under that list's mutex
  */
 struct scif_rma_ep {
 	struct scif_endpt *ep;
@@ -251,6 +254,7 @@ struct scif_rma_ep {
 	u32 staged_next;
 	bool staged_wrapped;
 	atomic_t nr_serving;
+	struct list_head kept;
 };
 
 /**
