@@ -613,6 +613,7 @@ static void shm_release_live_ep(struct kunit *test)
 	s64 drops = shm_drops(n->a, 1);
 	struct scif_shm *shm = c->shm;
 	struct scif_wire_msg m;
+	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, shm);
 	KUNIT_ASSERT_TRUE(test, shm->active);
@@ -634,6 +635,12 @@ static void shm_release_live_ep(struct kunit *test)
 	kref_get(&shm->ref);
 	scif_close(n->c);
 	n->c = NULL;
+	/*
+	 * The endpoint lets go with its last reference, which the handling
+	 * of a message still under way may hold a moment after the close.
+	 */
+	for (i = 0; i < 500 && kref_read(&shm->ref) != 1; i++)
+		msleep(20);
 	KUNIT_EXPECT_FALSE(test, shm->retired);
 	KUNIT_EXPECT_EQ(test, kref_read(&shm->ref), 1U);
 	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
