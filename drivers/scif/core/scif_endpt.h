@@ -31,6 +31,8 @@ struct scif_rma_ep;
 extern unsigned int scif_max_backlog;
 /* How long a blocking connect waits for the listener's node to answer. */
 #define SCIF_CONNECT_TIMEOUT	(30 * HZ)
+/* Slot of an endpoint in &scif_instance.eps and .parked: its id's low half. */
+#define SCIF_EP_IDX(id)		((u32)(id))
 
 /**
  * enum scif_ep_state - life cycle of an endpoint
@@ -206,6 +208,7 @@ void scif_ep_put(struct scif_endpt *ep);
 struct scif_endpt *scif_ep_next(struct scif_instance *si, unsigned long *idx);
 const char *scif_ep_state_name(enum scif_ep_state state);
 int scif_ep_alloc_ring(struct scif_endpt *ep, u16 node, u32 size);
+void __scif_unpark(struct scif_instance *si, struct scif_endpt *ep);
 
 /* core/scif_connect.c */
 void scif_listener_shutdown(struct scif_endpt *ep);
