@@ -221,10 +221,21 @@ int scif_send_reset(struct scif_instance *si, u16 node, u64 dst_ep,
 /* core/scif_stream.c */
 void scif_ep_reset(struct scif_endpt *ep, int err);
 int scif_stream_sync(struct scif_endpt *ep);
-int scif_send_iter(scif_epd_t epd, struct iov_iter *from, int flags);
-int scif_recv_iter(scif_epd_t epd, struct iov_iter *to, int flags);
+int scif_stream_state_err(struct scif_endpt *ep);
+bool scif_send_ready(struct scif_endpt *ep, unsigned int fseq);
+bool scif_recv_ready(struct scif_endpt *ep, unsigned int fseq);
+void scif_stream_wake(struct scif_endpt *ep);
+int scif_stream_check_sync(struct scif_endpt *ep);
+int scif_stream_wait(struct scif_endpt *ep,
+		     bool (*ready)(struct scif_endpt *ep, unsigned int fseq),
+		     unsigned int fseq);
+int scif_stream_check(scif_epd_t epd, int len, int flags);
 void scif_data_shutdown(struct scif_endpt *ep);
 void scif_data_node_lost(struct scif_endpt *ep, u16 node);
+
+/* core/scif_send.c and core/scif_recv.c */
+int scif_send_iter(scif_epd_t epd, struct iov_iter *from, int flags);
+int scif_recv_iter(scif_epd_t epd, struct iov_iter *to, int flags);
 
 /* core/scif_connect_msg.c and core/scif_stream_msg.c: message handlers */
 struct scif_wire_msg;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SCIF byte streams: scif_send() and scif_recv(). What the peer sends about
- * a stream is handled in core/scif_stream_msg.c.
+ * SCIF byte streams: what the send side (core/scif_send.c) and the receive
+ * side (core/scif_recv.c) share: the errors of a stream's state, resets,
+ * the indices of a stream through shared memory, and waiting for the peer.
+ * What the peer sends about a stream is handled in core/scif_stream_msg.c.
  *
  * Each connected endpoint owns a receive ring, sized by the link to its peer.
  * A sender never has more bytes in flight than its peer's ring holds: it
@@ -24,10 +26,6 @@
 #include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/lockdep.h>
-#include <linux/minmax.h>
-#include <linux/slab.h>
-#include <linux/string.h>
-#include <linux/uio.h>
 
 #include "scif_core.h"
 #include "scif_endpt.h"
@@ -35,7 +33,15 @@
 #include "scif_trace.h"
 #include "scif_wire.h"
 
-static int scif_stream_state_err(struct scif_endpt *ep)
+/**
+ * scif_stream_state_err() - the error a stream's state makes a call report
+ * @ep: the endpoint; its lock is held
+ *
+ * Return: 0 while connected; once disconnected, the error of the reset
+ * (-ECONNRESET unless @ep->reset_err says otherwise); -EBADF once closed;
+ * -ENOTCONN in any other state.
+ */
+int scif_stream_state_err(struct scif_endpt *ep)
 {
 	switch (ep->state) {
 	case SCIF_EP_CONNECTED:
@@ -126,8 +132,17 @@ int scif_stream_sync(struct scif_endpt *ep)
 	return 0;
 }
 
-/* Room to send, a state change, a flush, or a lie to act on. */
-static bool scif_send_ready(struct scif_endpt *ep, unsigned int fseq)
+/**
+ * scif_send_ready() - whether a waiting sender has something to act on
+ * @ep: the endpoint
+ * @fseq: @ep->flush_seq when the send began
+ *
+ * Room to send, a state change, a flush, or a lie to act on. The condition
+ * a sender passes to scif_stream_wait(); takes @ep->lock.
+ *
+ * Return: true if the sender is to go on.
+ */
+bool scif_send_ready(struct scif_endpt *ep, unsigned int fseq)
 {
 	bool ready;
 
@@ -139,8 +154,17 @@ static bool scif_send_ready(struct scif_endpt *ep, unsigned int fseq)
 	return ready;
 }
 
-/* Data to receive, a state change, a flush, or a lie to act on. */
-static bool scif_recv_ready(struct scif_endpt *ep, unsigned int fseq)
+/**
+ * scif_recv_ready() - whether a waiting receiver has something to act on
+ * @ep: the endpoint
+ * @fseq: @ep->flush_seq when the receive began
+ *
+ * Data to receive, a state change, a flush, or a lie to act on. The
+ * condition a receiver passes to scif_stream_wait(); takes @ep->lock.
+ *
+ * Return: true if the receiver is to go on.
+ */
+bool scif_recv_ready(struct scif_endpt *ep, unsigned int fseq)
 {
 	bool ready;
 
@@ -151,8 +175,14 @@ static bool scif_recv_ready(struct scif_endpt *ep, unsigned int fseq)
 	return ready;
 }
 
-/* Wake the peer's task that armed our control block; see scif_shm_arm(). */
-static void scif_stream_wake(struct scif_endpt *ep)
+/**
+ * scif_stream_wake() - send the peer a WAKE
+ * @ep: the endpoint, with a stream through shared memory
+ *
+ * Wake the peer's task that armed our control block; see scif_shm_arm().
+ * A WAKE that cannot be sent resets the connection (scif_ep_reset()).
+ */
+void scif_stream_wake(struct scif_endpt *ep)
 {
 	struct scif_wire_msg msg;
 	int ret;
@@ -164,11 +194,16 @@ static void scif_stream_wake(struct scif_endpt *ep)
 		scif_ep_reset(ep, ret);
 }
 
-/*
- * Act on a lie scif_stream_sync() found: reset the connection. Returns
- * the error the caller reports, as for any reset connection.
+/**
+ * scif_stream_check_sync() - reset a stream whose peer published a lie
+ * @ep: the endpoint; its lock is not held
+ *
+ * Act on a lie scif_stream_sync() found: reset the connection.
+ *
+ * Return: the error the caller reports, as for any reset connection
+ * (scif_stream_state_err()).
  */
-static int scif_stream_check_sync(struct scif_endpt *ep)
+int scif_stream_check_sync(struct scif_endpt *ep)
 {
 	int ret;
 
@@ -217,16 +252,22 @@ static void scif_stream_cond_arm(const void *arg)
 	scif_shm_arm(ep->shm, rx, seen);
 }
 
-/*
+/**
+ * scif_stream_wait() - wait until a send or receive can go on
+ * @ep: the endpoint
+ * @ready: scif_send_ready() or scif_recv_ready()
+ * @fseq: @ep->flush_seq when the call began
+ *
  * Sleep until @ready says the loop of scif_send() or scif_recv() can go on,
  * taking in the peer's messages meanwhile where its link allows (a reader
  * drains the data it waits for, a sender the credit). A signal, or a flush
  * that came meanwhile, ends the call: -EINTR.
+ *
+ * Return: 0, or -EINTR.
  */
-static int scif_stream_wait(struct scif_endpt *ep,
-			    bool (*ready)(struct scif_endpt *ep,
-					  unsigned int fseq),
-			    unsigned int fseq)
+int scif_stream_wait(struct scif_endpt *ep,
+		     bool (*ready)(struct scif_endpt *ep, unsigned int fseq),
+		     unsigned int fseq)
 {
 	struct scif_stream_cond c = { .ep = ep, .ready = ready, .fseq = fseq };
 	long ret;
@@ -245,7 +286,16 @@ static int scif_stream_wait(struct scif_endpt *ep,
 	return 0;
 }
 
-static int scif_stream_check(scif_epd_t epd, int len, int flags)
+/**
+ * scif_stream_check() - check the arguments of a send or receive
+ * @epd: the endpoint
+ * @len: bytes asked for
+ * @flags: the caller's flags
+ *
+ * Return: 0, or -EBADF (@epd invalid), -EINVAL (@len negative or a flag
+ * other than %SCIF_SEND_BLOCK, which is %SCIF_RECV_BLOCK too).
+ */
+int scif_stream_check(scif_epd_t epd, int len, int flags)
 {
 	int ret = scif_ep_check(epd);
 
@@ -254,373 +304,4 @@ static int scif_stream_check(scif_epd_t epd, int len, int flags)
 	if (len < 0 || (flags & ~SCIF_SEND_BLOCK))
 		return -EINVAL;
 	return 0;
-}
-
-/*
- * Give back the part of a claimed chunk that was not sent: the stream
- * ends at @seq again. Only the sender (send_mutex) moves tx_seq, and the
- * peer was never told of bytes past @seq.
- */
-static void scif_send_unclaim(struct scif_endpt *ep, u32 seq)
-{
-	lockdep_assert_held(&ep->send_mutex);
-
-	spin_lock(&ep->lock);
-	ep->tx_seq = seq;
-	spin_unlock(&ep->lock);
-}
-
-/* Whether DATA messages can take their bytes from @from in place. */
-static bool scif_send_in_place(const struct iov_iter *from)
-{
-	return iov_iter_is_kvec(from) && from->nr_segs == 1;
-}
-
-/*
- * The next @len bytes of @from for a DATA message: in place where @from is
- * one kernel buffer, else copied into @bounce. Returns how many are ready
- * at *@data (fewer on a fault in user memory).
- */
-static size_t scif_send_data(struct iov_iter *from, u8 *bounce, u32 len,
-			     const void **data)
-{
-	if (scif_send_in_place(from)) {
-		*data = (const u8 *)from->kvec->iov_base + from->iov_offset;
-		iov_iter_advance(from, len);
-		return len;
-	}
-	*data = bounce;
-	return copy_from_iter(bounce, len, from);
-}
-
-static int __scif_send(scif_epd_t epd, struct iov_iter *from, int flags)
-{
-	struct scif_endpt *ep = epd;
-	int len = min_t(size_t, iov_iter_count(from), INT_MAX);
-	struct scif_wire_msg wmsg;
-	u8 *bounce = NULL;
-	unsigned int fseq;
-	u32 chunk, seq, n;
-	const void *data;
-	int done = 0, ret;
-	bool shm;
-
-	ret = scif_stream_check(epd, len, flags);
-	if (ret)
-		return ret;
-	spin_lock(&ep->lock);
-	ret = scif_stream_state_err(ep);
-	fseq = ep->flush_seq;
-	spin_unlock(&ep->lock);
-	if (ret || !len)
-		return ret;
-	if (mutex_lock_interruptible(&ep->send_mutex))
-		return -EINTR;
-	/* Connected: @ep->shm stays as it is for the endpoint's life. */
-	shm = ep->shm && ep->shm->active;
-	while (done < len) {
-		spin_lock(&ep->lock);
-		ret = scif_stream_state_err(ep) ?: scif_stream_sync(ep);
-		chunk = ep->tx_ring - (ep->tx_seq - ep->tx_acked);
-		chunk = min3(chunk, (u32)(len - done),
-			     shm ? SCIF_SHM_PIECE : ep->max_chunk);
-		seq = ep->tx_seq;
-		/* Counted first: the peer may read it as soon as it lands. */
-		if (!ret && chunk)
-			ep->tx_seq += chunk;
-		spin_unlock(&ep->lock);
-		if (ret == -EPROTO) {
-			ret = scif_stream_check_sync(ep);
-			if (!ret)
-				continue;
-		}
-		if (ret)
-			break;
-		if (!chunk) {
-			if (!(flags & SCIF_SEND_BLOCK))
-				break;
-			ret = scif_stream_wait(ep, scif_send_ready, fseq);
-			if (ret)
-				break;
-			continue;
-		}
-		if (shm) {
-			ret = scif_shm_write(ep->shm, seq, ep->tx_ring, from,
-					     chunk);
-			if (ret < 0) {
-				scif_send_unclaim(ep, seq);
-				break;
-			}
-			n = ret;
-			ret = 0;
-			if (n && scif_shm_wake_due(ep->shm, true, seq, seq + n))
-				scif_stream_wake(ep);
-		} else {
-			if (!bounce && !scif_send_in_place(from)) {
-				bounce = kmalloc(ep->max_chunk, GFP_KERNEL);
-				if (!bounce) {
-					scif_send_unclaim(ep, seq);
-					ret = -ENOMEM;
-					break;
-				}
-			}
-			n = scif_send_data(from, bounce, chunk, &data);
-			if (n) {
-				scif_msg_init(&wmsg, SCIF_MSG_DATA, ep->id,
-					      ep->peer_ep, ep->port,
-					      ep->peer.port, 0);
-				wmsg.len = cpu_to_le16(n);
-				wmsg.seq = cpu_to_le32(seq);
-				ret = scif_node_send(ep->si, ep->peer.node,
-						     &wmsg, data, n);
-			}
-			if (ret) {
-				/* A gap in the stream: reset both sides. */
-				scif_ep_reset(ep, ret);
-				spin_lock(&ep->lock);
-				ret = scif_stream_state_err(ep);
-				spin_unlock(&ep->lock);
-				break;
-			}
-		}
-		done += n;
-		if (n == chunk)
-			continue;
-		/* The user's buffer faulted: bring it in, or give up. */
-		scif_send_unclaim(ep, seq + n);
-		if (fault_in_iov_iter_readable(from, chunk - n) == chunk - n) {
-			ret = -EFAULT;
-			break;
-		}
-	}
-	mutex_unlock(&ep->send_mutex);
-	kfree(bounce);
-	return done ? done : ret;
-}
-
-/**
- * scif_send() - send bytes to the peer of a connected endpoint
- * @epd: the endpoint
- * @msg: the bytes (may be NULL if @len is 0)
- * @len: number of bytes
- * @flags: %SCIF_SEND_BLOCK to wait until all @len bytes are sent; without
- *	   it only what the peer has room for now is sent, possibly nothing
- *
- * Return: the number of bytes sent, or -EBADF (@epd invalid), -EINVAL (bad
- * @flags or @len negative), -ENOTCONN (not connected), -ECONNRESET (the
- * peer closed, or a message of the connection could not be sent: see
- * scif_ep_reset()), -ENODEV (the peer's node is lost), -EINTR
- * (signal or scif_epd_flush() before any byte was sent).
- */
-int scif_send(scif_epd_t epd, void *msg, int len, int flags)
-{
-	struct kvec kv = { .iov_base = msg, .iov_len = len };
-	struct iov_iter from;
-
-	if (len < 0)
-		return scif_stream_check(epd, len, flags);
-	iov_iter_kvec(&from, ITER_SOURCE, &kv, 1, len);
-	return scif_send_iter(epd, &from, flags);
-}
-EXPORT_SYMBOL_GPL(scif_send);
-
-/**
- * scif_send_iter() - scif_send() from an iterator
- * @epd: the endpoint
- * @from: the bytes, in kernel or user memory; advanced past those sent
- * @flags: as for scif_send()
- *
- * User memory is copied straight into the peer's ring or the message, with
- * no copy in between.
- *
- * Return: as scif_send(), and -EFAULT if user memory faulted before any
- * byte was sent.
- */
-int scif_send_iter(scif_epd_t epd, struct iov_iter *from, int flags)
-{
-	u64 id = scif_ep_check(epd) ? 0 : ((struct scif_endpt *)epd)->id;
-	int ret;
-
-	trace_scif_send_enter(id, min_t(size_t, iov_iter_count(from), INT_MAX),
-			      flags);
-	ret = __scif_send(epd, from, flags);
-	trace_scif_send_exit(id, ret, flags);
-	return ret;
-}
-
-/*
- * Copy up to @len queued bytes out of the ring into @to; recv_mutex is
- * held. Returns how many, -EPROTO for a peer that lied about its index, or
- * -EFAULT if @to faulted before any byte was copied (the bytes stay
- * queued).
- */
-static int scif_ring_read(struct scif_endpt *ep, struct iov_iter *to,
-			  u32 len, bool *credit)
-{
-	u32 avail, off, first, n, unacked, read;
-	bool shm = ep->shm && ep->shm->active;
-	int ret;
-
-	lockdep_assert_held(&ep->recv_mutex);
-
-	spin_lock(&ep->lock);
-	ret = scif_stream_sync(ep);
-	avail = ep->rx_seq - ep->rx_read;
-	off = ep->rx_read & (ep->rx_size - 1);
-	spin_unlock(&ep->lock);
-	if (ret)
-		return ret;
-	n = min(avail, len);
-	if (!n)
-		return 0;
-	/* Only this reader moves rx_read, and writers stay out of [read, seq). */
-	first = min_t(u32, n, ep->rx_size - off);
-	len = copy_to_iter(ep->rx_ring + off, first, to);
-	if (len == first && n > first)
-		len += copy_to_iter(ep->rx_ring, n - first, to);
-	if (!len)
-		return -EFAULT;
-	n = len;
-	spin_lock(&ep->lock);
-	ep->rx_read += n;
-	read = ep->rx_read;
-	unacked = ep->rx_read - ep->rx_acked;
-	*credit = !shm && unacked >= ep->rx_size / 4;
-	spin_unlock(&ep->lock);
-	if (shm) {
-		/* The room is the sender's at once; wake it if it sleeps. */
-		scif_shm_publish_read(ep->shm, read);
-		if (scif_shm_wake_due(ep->shm, false, read - n, read))
-			scif_stream_wake(ep);
-	}
-	return n;
-}
-
-static void scif_send_credit(struct scif_endpt *ep)
-{
-	struct scif_wire_msg msg;
-	bool send;
-	u32 read;
-	int ret;
-
-	spin_lock(&ep->lock);
-	send = ep->state == SCIF_EP_CONNECTED && ep->rx_acked != ep->rx_read;
-	read = ep->rx_read;
-	if (send)
-		ep->rx_acked = read;
-	spin_unlock(&ep->lock);
-	if (!send)
-		return;
-	scif_msg_init(&msg, SCIF_MSG_CREDIT, ep->id, ep->peer_ep, ep->port,
-		      ep->peer.port, read);
-	/* A lost credit would leave the peer's sender waiting for ever. */
-	ret = scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
-	if (ret)
-		scif_ep_reset(ep, ret);
-}
-
-static int __scif_recv(scif_epd_t epd, struct iov_iter *to, int flags)
-{
-	struct scif_endpt *ep = epd;
-	int len = min_t(size_t, iov_iter_count(to), INT_MAX);
-	unsigned int fseq;
-	int done = 0, ret;
-	bool credit;
-	int n;
-
-	ret = scif_stream_check(epd, len, flags);
-	if (ret)
-		return ret;
-	spin_lock(&ep->lock);
-	ret = scif_stream_state_err(ep);
-	if (ret == -ECONNRESET || ret == -ENODEV)
-		ret = 0;	/* queued bytes may still be waiting */
-	fseq = ep->flush_seq;
-	spin_unlock(&ep->lock);
-	if (ret || !len)
-		return ret;
-	if (mutex_lock_interruptible(&ep->recv_mutex))
-		return -EINTR;
-	while (done < len) {
-		credit = false;
-		n = scif_ring_read(ep, to, len - done, &credit);
-		if (n == -EFAULT) {
-			ret = n;
-			break;
-		}
-		if (n < 0) {
-			ret = scif_stream_check_sync(ep);
-			if (ret)
-				break;
-			continue;
-		}
-		if (credit)
-			scif_send_credit(ep);
-		done += n;
-		if (n)
-			continue;
-		spin_lock(&ep->lock);
-		ret = ep->rx_seq != ep->rx_read ? 0 : scif_stream_state_err(ep);
-		spin_unlock(&ep->lock);
-		if (ret || !(flags & SCIF_RECV_BLOCK))
-			break;
-		ret = scif_stream_wait(ep, scif_recv_ready, fseq);
-		if (ret)
-			break;
-	}
-	mutex_unlock(&ep->recv_mutex);
-	return done ? done : ret;
-}
-
-/**
- * scif_recv() - receive bytes from the peer of a connected endpoint
- * @epd: the endpoint
- * @msg: where to put them (may be NULL if @len is 0)
- * @len: room at @msg
- * @flags: %SCIF_RECV_BLOCK to wait until @len bytes arrived; without it
- *	   only the bytes already queued are returned, possibly none
- *
- * After the peer closed, queued bytes can still be received; then the call
- * fails with -ECONNRESET.
- *
- * Return: the number of bytes received, or -EBADF (@epd invalid), -EINVAL
- * (bad @flags or @len negative), -ENOTCONN (not connected), -ECONNRESET
- * (the peer closed and nothing is queued), -ENODEV (the peer's node is lost
- * and nothing is queued), -EINTR (signal or scif_epd_flush() before any
- * byte arrived).
- */
-int scif_recv(scif_epd_t epd, void *msg, int len, int flags)
-{
-	struct kvec kv = { .iov_base = msg, .iov_len = len };
-	struct iov_iter to;
-
-	if (len < 0)
-		return scif_stream_check(epd, len, flags);
-	iov_iter_kvec(&to, ITER_DEST, &kv, 1, len);
-	return scif_recv_iter(epd, &to, flags);
-}
-EXPORT_SYMBOL_GPL(scif_recv);
-
-/**
- * scif_recv_iter() - scif_recv() into an iterator
- * @epd: the endpoint
- * @to: where the bytes go, kernel or user memory; advanced past them
- * @flags: as for scif_recv()
- *
- * Bytes are copied straight from the ring. Bytes that user memory could
- * not take stay queued.
- *
- * Return: as scif_recv(), and -EFAULT if user memory faulted before any
- * byte was received.
- */
-int scif_recv_iter(scif_epd_t epd, struct iov_iter *to, int flags)
-{
-	u64 id = scif_ep_check(epd) ? 0 : ((struct scif_endpt *)epd)->id;
-	int ret;
-
-	trace_scif_recv_enter(id, min_t(size_t, iov_iter_count(to), INT_MAX),
-			      flags);
-	ret = __scif_recv(epd, to, flags);
-	trace_scif_recv_exit(id, ret, flags);
-	return ret;
 }

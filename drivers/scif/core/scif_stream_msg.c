@@ -2,7 +2,8 @@
 /*
  * SCIF byte streams, the messages: DATA, CREDIT, DISCONNECT, WAKE and
  * RELEASE as they arrive from the peer, and the DISCONNECT a closing
- * endpoint sends. The send and receive calls are in core/scif_stream.c.
+ * endpoint sends. The send and receive calls are in core/scif_send.c and
+ * core/scif_recv.c.
  *
  * Each handler finds the endpoint named by @dst_ep and acts only if the
  * message comes from that endpoint's peer (its node, its endpoint id) and
