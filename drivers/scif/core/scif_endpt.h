@@ -230,8 +230,6 @@ int scif_stream_wait(struct scif_endpt *ep,
 		     bool (*ready)(struct scif_endpt *ep, unsigned int fseq),
 		     unsigned int fseq);
 int scif_stream_check(scif_epd_t epd, int len, int flags);
-void scif_data_shutdown(struct scif_endpt *ep);
-void scif_data_node_lost(struct scif_endpt *ep, u16 node);
 
 /* core/scif_send.c and core/scif_recv.c */
 int scif_send_iter(scif_epd_t epd, struct iov_iter *from, int flags);
@@ -258,6 +256,9 @@ int scif_handle_wake(struct scif_instance *si, u16 node,
 		     const struct scif_wire_msg *msg);
 int scif_handle_release(struct scif_instance *si, u16 node,
 			const struct scif_wire_msg *msg);
+/* core/scif_stream_msg.c: the stream's side of close and node loss */
+void scif_data_shutdown(struct scif_endpt *ep);
+void scif_data_node_lost(struct scif_endpt *ep, u16 node);
 
 /* core/scif_msg.c */
 void scif_msg_init(struct scif_wire_msg *msg, u8 type, u64 src_ep,
