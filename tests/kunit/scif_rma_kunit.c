@@ -1115,6 +1115,54 @@ static void rma_reset_keeps_until_node_loss(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, freed);
 }
 
+/*
+ * A close the peer does not answer in time: its receive path is held on
+ * its registration lock, so no RMA_CLOSE_ACK comes within the timeout.
+ * Close keeps the windows pinned, as for a reset, and node loss frees
+ * them. The close runs in a thread: it takes a lock of the class the test
+ * holds.
+ */
+static void rma_close_unanswered_keeps_until_node_loss(struct kunit *test)
+{
+	struct rma_ctx *ctx = test->priv;
+	struct scif_endpt *c = ctx->n.c, *s = ctx->n.s;
+	unsigned int saved = scif_rma_peer_timeout_ms;
+	struct scif_kt_call cls;
+	bool joined, kept, freed;
+
+	KUNIT_ASSERT_EQ(test, scif_kt_reg(c, ctx->cbuf, 2, 0, RW, FIX), 0);
+	scif_sim_settle(ctx->n.pair);
+	kref_get(&c->ref);
+	WRITE_ONCE(scif_rma_peer_timeout_ms, 200);
+	mutex_lock(&s->rma->lock);
+	if (scif_kt_start(&cls, close_client_fn, ctx)) {
+		mutex_unlock(&s->rma->lock);
+		WRITE_ONCE(scif_rma_peer_timeout_ms, saved);
+		scif_ep_put(c);
+		KUNIT_FAIL_AND_ABORT(test, "no thread");
+	}
+	joined = scif_kt_join(&cls, 30000);
+	mutex_lock_nested(&c->rma->lock, SINGLE_DEPTH_NESTING);
+	kept = !xa_empty(&c->rma->wins);
+	mutex_unlock(&c->rma->lock);
+	mutex_unlock(&s->rma->lock);
+	if (!joined)
+		wait_for_completion(&cls.done);
+	WRITE_ONCE(scif_rma_peer_timeout_ms, saved);
+	ctx->n.c = NULL;
+	/* The late RMA_CLOSE_ACK finds the endpoint closed. */
+	scif_sim_settle(ctx->n.pair);
+	scif_sim_pair_down(ctx->n.pair);
+	mutex_lock(&c->rma->lock);
+	freed = xa_empty(&c->rma->wins) && !c->rma->nr_windows;
+	mutex_unlock(&c->rma->lock);
+	scif_ep_put(c);
+	KUNIT_EXPECT_TRUE(test, joined);
+	KUNIT_EXPECT_EQ(test, cls.ret, 0);
+	KUNIT_EXPECT_TRUE(test, kept);
+	KUNIT_EXPECT_TRUE(test, freed);
+}
+
 static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_register_errors),
 	KUNIT_CASE(rma_random_copies),
@@ -1136,6 +1184,7 @@ static struct kunit_case scif_rma_cases[] = {
 	KUNIT_CASE(rma_late_reg_ack_after_reset),
 	KUNIT_CASE(rma_close_during_register),
 	KUNIT_CASE(rma_reset_keeps_until_node_loss),
+	KUNIT_CASE(rma_close_unanswered_keeps_until_node_loss),
 	{}
 };
 

@@ -31,6 +31,12 @@ EXPORT_SYMBOL_IF_KUNIT(scif_rma_peer_timeout_ms);
  * Closed endpoints whose windows a peer that is still online may write
  * (scif_rma_ep_close()), linked by &scif_rma_ep.kept. Each holds a
  * reference on its endpoint until its peer's node is lost.
+ *
+ * scif_rma_kept_lock is taken from close, with no lock of the driver
+ * held, and from node_lost, under whatever the transport holds around
+ * scif_node_remove() (scif_ntb: its peer's lock). Nothing but the RCU
+ * read lock is taken under it: windows are freed and endpoints put after
+ * it is dropped.
  */
 static LIST_HEAD(scif_rma_kept);
 static DEFINE_MUTEX(scif_rma_kept_lock);	/* scif_rma_kept, rma->kept */
