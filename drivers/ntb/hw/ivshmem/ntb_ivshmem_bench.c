@@ -3,8 +3,10 @@
  * Physical limits of an NTB between two nodes, measured through the NTB
  * API only (written for the emulated NTB, works on any 2-port NTB with a
  * flat window): doorbell round trip, 8-byte round trip by polling a word in
- * the peer's memory, memcpy bandwidth into the peer window against local
- * memcpy. Port 0 measures and prints the table; the other port answers.
+ * the peer's memory, a stream through a ring in the peer's memory that the
+ * peer copies out as it fills, and memcpy bandwidth into the peer window
+ * against local memcpy. Port 0 measures and prints the table; the other
+ * port answers.
  *
  * Each copy of N bytes writes N distinct bytes of its destination (up to
  * max_mb), so that a large copy pays for a cold destination as an RMA of
@@ -42,6 +44,19 @@ MODULE_PARM_DESC(max_mb, "Largest memcpy size (MiB); each side holds that much f
 #define NB_DONE		0xd0d0U
 #define NB_TIMEOUT	(60 * HZ)
 #define NB_TRIES	3		/* bandwidth: best of this many */
+/*
+ * The stream: NB_PIECE at a time through an NB_RING ring at the start of
+ * the peer's first chunk (the sizes of a SCIF stream of 64 KiB sends into
+ * the default endpoint ring). Word page indices: the producer stores its
+ * write count in the consumer's NB_W_WRITTEN, the consumer its read count
+ * in the producer's NB_W_CONSUMED; NB_W_STOP ends the stream.
+ */
+#define NB_PIECE	SZ_64K
+#define NB_RING		SZ_256K
+#define NB_W_WRITTEN	2
+#define NB_W_CONSUMED	3
+#define NB_W_STOP	4
+#define NB_STREAM_NS	(300 * NSEC_PER_MSEC)	/* one try */
 
 /**
  * struct nb_ctx - one benchmark instance
@@ -137,12 +152,17 @@ static void nb_doorbell_rtt(struct nb_ctx *nb, u64 *ns)
 }
 
 /* Spin until *p == v; false on timeout. */
-static bool nb_spin(u64 *p, u64 v, unsigned long timeout)
+/*
+ * Wait until the counter at @p reaches @v, or (@stop not NULL) until the
+ * peer set @stop[NB_W_STOP]; false after @timeout jiffies of neither.
+ */
+static bool nb_spin(u64 *p, u64 v, u64 *stop, unsigned long timeout)
 {
 	unsigned long end = jiffies + timeout;
 	unsigned int n = 0;
 
-	while (READ_ONCE(*p) != v) {
+	while ((s64)(READ_ONCE(*p) - v) < 0 &&
+	       !(stop && READ_ONCE(stop[NB_W_STOP]))) {
 		cpu_relax();
 		if (++n % 4096 == 0) {
 			if (time_after(jiffies, end))
@@ -162,11 +182,11 @@ static void nb_word_rtt(struct nb_ctx *nb, u64 *ns)
 		if (nb->measure) {
 			t0 = ktime_get();
 			WRITE_ONCE(nb->peer_word[0], i);
-			if (!nb_spin(&nb->word[1], i, 5 * HZ))
+			if (!nb_spin(&nb->word[1], i, NULL, 5 * HZ))
 				break;
 			ns[i - 1] = ktime_to_ns(ktime_sub(ktime_get(), t0));
 		} else {
-			if (!nb_spin(&nb->word[0], i,
+			if (!nb_spin(&nb->word[0], i, NULL,
 				     i == 1 ? NB_TIMEOUT : 5 * HZ))
 				break;
 			WRITE_ONCE(nb->peer_word[1], i);
@@ -176,6 +196,98 @@ static void nb_word_rtt(struct nb_ctx *nb, u64 *ns)
 		nb_report("8-byte polled-word round trip", ns, iters);
 	else if (i <= iters)
 		pr_err("ntb_ivshmem_bench: polled word %u lost\n", i);
+}
+
+/*
+ * One try of the stream on the producing side: MB/s of the pieces it
+ * copied into the peer's ring in NB_STREAM_NS, each once the consumer had
+ * read far enough to free its room. *@written carries the write count
+ * from try to try. 0 if the consumer stopped reading.
+ */
+static u64 nb_stream_try(struct nb_ctx *nb, const void *src, u64 *written)
+{
+	u8 *ring = nb->peer_bufs[0];
+	u64 start = *written, ns;
+	ktime_t t0 = ktime_get();
+	unsigned int i;
+
+	do {
+		/* read the clock (slow in a TCG guest) once per 16 pieces */
+		for (i = 0; i < 16; i++) {
+			if (!nb_spin(&nb->word[NB_W_CONSUMED],
+				     *written + NB_PIECE - NB_RING, NULL, 5 * HZ))
+				return 0;
+			memcpy(ring + (*written & (NB_RING - 1)), src, NB_PIECE);
+			wmb();	/* the bytes before the index that covers them */
+			*written += NB_PIECE;
+			WRITE_ONCE(nb->peer_word[NB_W_WRITTEN], *written);
+		}
+		ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
+	} while (ns < NB_STREAM_NS);
+	return div64_u64((*written - start) * 1000, ns);
+}
+
+/*
+ * The stream through the peer's ring, the best of NB_TRIES tries. The
+ * consumer is the peer's nb_stream_consume(); the last try of the
+ * producer tells it to stop.
+ */
+static void nb_stream(struct nb_ctx *nb)
+{
+	u64 written = 0, best = 0, rate;
+	void *src;
+	int t;
+
+	src = kmalloc(NB_PIECE, GFP_KERNEL);
+	if (!src)
+		goto stop;
+	memset(src, 0x5a, NB_PIECE);
+	for (t = 0; t < NB_TRIES; t++) {
+		rate = nb_stream_try(nb, src, &written);
+		if (!rate) {
+			pr_err("ntb_ivshmem_bench: stream lost\n");
+			break;
+		}
+		best = max(best, rate);
+	}
+	kfree(src);
+	if (best)
+		pr_info("ntb_ivshmem_bench: window stream of %u KiB pieces through a %u KiB ring, the peer copying out: %llu MB/s\n",
+			NB_PIECE / SZ_1K, NB_RING / SZ_1K, best);
+stop:
+	WRITE_ONCE(nb->peer_word[NB_W_STOP], 1);
+}
+
+/*
+ * The consuming side of the stream: copy each piece out of our ring (the
+ * start of our first chunk) into a buffer of our own as soon as the
+ * producer's index covers it, and publish how far we read, until told to
+ * stop.
+ */
+static void nb_stream_consume(struct nb_ctx *nb)
+{
+	u8 *ring = nb->bufs[0];
+	u64 read = 0, written;
+	void *dst;
+
+	dst = kmalloc(NB_PIECE, GFP_KERNEL);
+	if (!dst)
+		return;
+	for (;;) {
+		if (!nb_spin(&nb->word[NB_W_WRITTEN], read + 1, nb->word,
+			     NB_TIMEOUT)) {
+			pr_err("ntb_ivshmem_bench: stream lost\n");
+			break;
+		}
+		written = READ_ONCE(nb->word[NB_W_WRITTEN]);
+		if (written == read)
+			break;	/* stopped */
+		smp_rmb();	/* the index before the bytes it covers */
+		memcpy(dst, ring + (read & (NB_RING - 1)), NB_PIECE);
+		read += NB_PIECE;
+		WRITE_ONCE(nb->peer_word[NB_W_CONSUMED], read);
+	}
+	kfree(dst);
 }
 
 /*
@@ -304,6 +416,10 @@ static int nb_thread(void *data)
 		nb_doorbell_rtt(nb, ns);
 	}
 	nb_word_rtt(nb, ns);
+	if (nb->measure)
+		nb_stream(nb);
+	else
+		nb_stream_consume(nb);
 	if (nb->measure) {
 		nb_bandwidth(nb);
 		ntb_spad_write(nb->ntb, NB_SPAD_DONE, NB_DONE);
