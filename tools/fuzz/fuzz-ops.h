@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * scif-fuzz: what the files of the operations share, and scif-fuzz.c does
- * not need. fuzz-args.c issues the calls, keeps the pool of endpoints and
- * picks the arguments; fuzz-ep-ops.c holds the operations on endpoints and
- * messages, fuzz-rma-ops.c those on windows, RMAs, fences and mappings;
- * fuzz-ops.c draws one of them by weight (the ops[] table).
+ * scif-fuzz: what the files of the operations share, and the files that
+ * run the fuzzer (fuzz-run.h) do not need. fuzz-args.c issues the calls,
+ * keeps the pool of endpoints and picks the arguments; fuzz-ep-ops.c
+ * holds the operations on endpoints and messages, fuzz-rma-ops.c those on
+ * windows, RMAs, fences and mappings; fuzz-ops.c draws one of them by
+ * weight (the ops[] table).
  */
 #ifndef SCIF_FUZZ_OPS_H
 #define SCIF_FUZZ_OPS_H
