@@ -86,7 +86,7 @@ static char *map_anon(size_t len)
 }
 
 /* Memory and the read-only file, made before privileges are dropped. */
-void setup_memory(struct fz_proc *p)
+void fz_setup_memory(struct fz_proc *p)
 {
 	size_t flen = FZ_FILE_PAGES * FZ_PAGE, i;
 	char *buf;

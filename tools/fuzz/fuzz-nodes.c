@@ -12,7 +12,7 @@
 
 #include "fuzz-run.h"
 
-int node_ids(uint16_t *nodes, int len, uint16_t *self)
+int fz_node_ids(uint16_t *nodes, int len, uint16_t *self)
 {
 	struct scifioctl_node_ids req;
 	int fd = open("/dev/scif", O_RDWR), ret;
@@ -29,7 +29,7 @@ int node_ids(uint16_t *nodes, int len, uint16_t *self)
 }
 
 /* Meet the peer node once: the lower id listens, the higher connects. */
-int barrier(uint16_t self, int peer, int secs)
+int fz_barrier(uint16_t self, int peer, int secs)
 {
 	struct scifioctl_connect c;
 	struct scifioctl_accept a;

@@ -12,24 +12,24 @@
 #include "fuzz.h"
 
 /* Catch SIGUSR1, SIGALRM, SIGSEGV and SIGBUS; ignore SIGPIPE. */
-void install_handlers(void);
+void fz_install_handlers(void);
 
 /* Run worker number @idx to the end of the budget; never returns. */
-void worker(const struct fz_opts *o, int idx, uint16_t self, int peer);
+void fz_worker(const struct fz_opts *o, int idx, uint16_t self, int peer);
 
 /* Print to stderr where each thread of worker @pid is waiting. */
-void dump_tasks(pid_t pid);
+void fz_dump_tasks(pid_t pid);
 
 /* Map a worker's scratch, canary and guard pages; create and map its file. */
-void setup_memory(struct fz_proc *p);
+void fz_setup_memory(struct fz_proc *p);
 
 /*
  * SCIF_GET_NODEIDS: up to @len node ids into @nodes and this node's into
  * *@self; returns how many nodes there are, or -1 with errno set.
  */
-int node_ids(uint16_t *nodes, int len, uint16_t *self);
+int fz_node_ids(uint16_t *nodes, int len, uint16_t *self);
 
 /* Wait up to @secs for node @peer to get here too; 0 once both have. */
-int barrier(uint16_t self, int peer, int secs);
+int fz_barrier(uint16_t self, int peer, int secs);
 
 #endif /* SCIF_FUZZ_RUN_H */

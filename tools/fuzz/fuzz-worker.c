@@ -2,7 +2,7 @@
 /*
  * scif-fuzz: one worker process. Its signal handlers, its fuzzing threads
  * (full and light), the acceptors that serve its well-known port, the
- * thread that interrupts blocked calls, and worker(), which sets all of
+ * thread that interrupts blocked calls, and fz_worker(), which sets all of
  * them up, waits for the budget to run out and checks the memory at the
  * end. Also what the parent prints about a worker that got stuck.
  */
@@ -62,7 +62,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 	raise(sig);
 }
 
-void install_handlers(void)
+void fz_install_handlers(void)
 {
 	struct sigaction sa;
 
@@ -192,7 +192,7 @@ static void *signal_thread(void *arg)
 	return NULL;
 }
 
-void worker(const struct fz_opts *o, int idx, uint16_t self, int peer)
+void fz_worker(const struct fz_opts *o, int idx, uint16_t self, int peer)
 {
 	struct fz_thread *ts, aux_a[FZ_ACCEPTORS], aux_s;
 	__u64 port = (__u64)o->port_base + idx * FZ_PORT_STRIDE;
@@ -211,14 +211,14 @@ void worker(const struct fz_opts *o, int idx, uint16_t self, int peer)
 		p.slots[s].fd = -1;
 	for (i = 0; i < FZ_KNOWN; i++)
 		p.known[i] = FZ_RW_BASE;
-	setup_memory(&p);
+	fz_setup_memory(&p);
 	if (o->user >= 0 && (idx & 1)) {
 		if (setgid(o->user) || setuid(o->user)) {
 			perror("scif-fuzz: setuid");
 			exit(1);
 		}
 	}
-	install_handlers();
+	fz_install_handlers();
 
 	ts = calloc(nt, sizeof(*ts));
 	if (!ts)
@@ -291,7 +291,7 @@ void worker(const struct fz_opts *o, int idx, uint16_t self, int peer)
 }
 
 /* What a stuck worker's threads are doing, for the report. */
-void dump_tasks(pid_t pid)
+void fz_dump_tasks(pid_t pid)
 {
 	char path[320], buf[2048];
 	struct dirent *d;

@@ -192,11 +192,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fz_stats->ops_left = (long)o.calls;
-	install_handlers();
+	fz_install_handlers();
 
 	/* Our own node id; with --peer, wait up to a minute for the peer. */
 	for (i = 0; i < 600; i++) {
-		n = node_ids(nodes, 16, &self);
+		n = fz_node_ids(nodes, 16, &self);
 		if (n < 0 && errno == ENOMEM) {
 			/* Allocations made to fail: try again. */
 			usleep(100000);
@@ -222,7 +222,7 @@ int main(int argc, char **argv)
 			o.peer);
 		return 1;
 	}
-	if (peer >= 0 && !o.no_barrier && barrier(self, peer, 120))
+	if (peer >= 0 && !o.no_barrier && fz_barrier(self, peer, 120))
 		fprintf(stderr, "scif-fuzz: no start barrier with node %d\n",
 			peer);
 	fprintf(stdout,
@@ -243,7 +243,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (!pids[i])
-			worker(&o, i, self, peer);
+			fz_worker(&o, i, self, peer);
 	}
 
 	deadline = o.timeout ? fz_now_ms() + o.timeout * 1000L : 0;
@@ -289,7 +289,7 @@ int main(int argc, char **argv)
 					fz_violation(NULL,
 						     "worker pid %d stuck: no call completed in 10 s after %d s",
 						     pids[i], o.timeout);
-				dump_tasks(pids[i]);
+				fz_dump_tasks(pids[i]);
 				kill(pids[i], SIGKILL);
 			}
 			if (before)
@@ -308,7 +308,7 @@ int main(int argc, char **argv)
 			next_report += 60000;
 		}
 	}
-	if (peer >= 0 && !o.no_barrier && barrier(self, peer, 300))
+	if (peer >= 0 && !o.no_barrier && fz_barrier(self, peer, 300))
 		fprintf(stderr, "scif-fuzz: no end barrier with node %d\n",
 			peer);
 	if (o.verbose)
