@@ -151,7 +151,6 @@ static void nb_doorbell_rtt(struct nb_ctx *nb, u64 *ns)
 	nb_report("doorbell round trip", ns, iters);
 }
 
-/* Spin until *p == v; false on timeout. */
 /*
  * Wait until the counter at @p reaches @v, or (@stop not NULL) until the
  * peer set @stop[NB_W_STOP]; false after @timeout jiffies of neither.
