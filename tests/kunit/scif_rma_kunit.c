@@ -1084,6 +1084,17 @@ static void rma_close_during_register(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, settle_until(ctx, remote_gone));
 }
 
+/* Whether @c's RMA state holds no window any more. */
+static bool rma_wins_all_freed(struct scif_endpt *c)
+{
+	bool freed;
+
+	mutex_lock(&c->rma->lock);
+	freed = xa_empty(&c->rma->wins) && !c->rma->nr_windows;
+	mutex_unlock(&c->rma->lock);
+	return freed;
+}
+
 /*
  * A connection this side reset while the peer's node stays online: close
  * keeps the windows pinned, since the peer may still write them, and the
@@ -1107,9 +1118,7 @@ static void rma_reset_keeps_until_node_loss(struct kunit *test)
 	kept = !xa_empty(&c->rma->wins);
 	mutex_unlock(&c->rma->lock);
 	scif_sim_pair_down(ctx->n.pair);
-	mutex_lock(&c->rma->lock);
-	freed = xa_empty(&c->rma->wins) && !c->rma->nr_windows;
-	mutex_unlock(&c->rma->lock);
+	freed = rma_wins_all_freed(c);
 	scif_ep_put(c);
 	KUNIT_EXPECT_TRUE(test, kept);
 	KUNIT_EXPECT_TRUE(test, freed);
@@ -1153,9 +1162,7 @@ static void rma_close_unanswered_keeps_until_node_loss(struct kunit *test)
 	/* The late RMA_CLOSE_ACK finds the endpoint closed. */
 	scif_sim_settle(ctx->n.pair);
 	scif_sim_pair_down(ctx->n.pair);
-	mutex_lock(&c->rma->lock);
-	freed = xa_empty(&c->rma->wins) && !c->rma->nr_windows;
-	mutex_unlock(&c->rma->lock);
+	freed = rma_wins_all_freed(c);
 	scif_ep_put(c);
 	KUNIT_EXPECT_TRUE(test, joined);
 	KUNIT_EXPECT_EQ(test, cls.ret, 0);
