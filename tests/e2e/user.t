@@ -19,6 +19,9 @@
 #               keeps the channels it took until unload: one must be in use
 #   stream      1 GiB through send/recv between two processes, checked byte
 #               for byte and by checksum
+#   stream-map  SCIF_STREAM_MAP through the raw requests: its errnos and
+#               mmap()'s, the process and the kernel taking turns on one
+#               stream, poll, lying positions, writes after the peer closed
 # Every test runs even after one failed; the run fails if any did.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -53,6 +56,7 @@ run rma scif-rma-test 400
 run rma32 scif-rma-test32 200
 run rma-dma dma_in_use
 run stream scif-stream-test 1024
+run stream-map scif-stream-map-test
 if [ -n "$failed" ]; then
 	echo "FAIL:$failed"
 	exit 1

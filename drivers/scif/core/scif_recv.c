@@ -108,6 +108,7 @@ static int __scif_recv(scif_epd_t epd, struct iov_iter *to, int flags)
 		return ret;
 	if (mutex_lock_interruptible(&ep->recv_mutex))
 		return -EINTR;
+	scif_stream_user_enter(ep, false);
 	while (done < len) {
 		credit = false;
 		n = scif_ring_read(ep, to, len - done, &credit);
@@ -135,6 +136,7 @@ static int __scif_recv(scif_epd_t epd, struct iov_iter *to, int flags)
 		if (ret)
 			break;
 	}
+	scif_stream_user_leave(ep, false);
 	mutex_unlock(&ep->recv_mutex);
 	return done ? done : ret;
 }

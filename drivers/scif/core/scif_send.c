@@ -76,6 +76,7 @@ static int __scif_send(scif_epd_t epd, struct iov_iter *from, int flags)
 		return ret;
 	if (mutex_lock_interruptible(&ep->send_mutex))
 		return -EINTR;
+	scif_stream_user_enter(ep, true);
 	/* Connected: @ep->shm stays as it is for the endpoint's life. */
 	shm = ep->shm && ep->shm->active;
 	while (done < len) {
@@ -153,6 +154,7 @@ static int __scif_send(scif_epd_t epd, struct iov_iter *from, int flags)
 			break;
 		}
 	}
+	scif_stream_user_leave(ep, true);
 	mutex_unlock(&ep->send_mutex);
 	kfree(bounce);
 	return done ? done : ret;

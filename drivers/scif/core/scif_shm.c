@@ -64,6 +64,7 @@ static void scif_shm_free(struct kref *ref)
 	}
 	__free_pages(shm->pages, shm->order);
 	__free_page(shm->ctl_page);
+	scif_shm_views_free(shm);
 	kfree(shm);
 }
 
@@ -115,8 +116,10 @@ struct scif_shm *scif_shm_alloc(struct scif_instance *si, u16 node,
 	if (!usable)
 		goto free;
 	INIT_LIST_HEAD(&shm->qlink);
+	INIT_LIST_HEAD(&shm->views);
 	kref_init(&shm->ref);
 	spin_lock_init(&shm->lock);
+	mutex_init(&shm->views_lock);
 	shm->ep_id = ep_id;
 	shm->node = node;
 	shm->size = size;
@@ -256,6 +259,16 @@ int scif_shm_attach(struct scif_instance *si, struct scif_shm *shm,
 	shm->peer_ring = pring;
 	shm->peer_ctl = pctl;
 	shm->nt_copy = !n->link->rma_local;
+	/* A process may map them only where the block is alone on its page. */
+	if (!(ctl & ~PAGE_MASK) && (n->link->rma_local ||
+				    n->link->peer_mem_phys)) {
+		shm->peer_ring_phys = ring;
+		shm->peer_ctl_phys = ctl;
+		if (!n->link->rma_local) {
+			shm->peer_ring_phys += n->link->peer_mem_phys;
+			shm->peer_ctl_phys += n->link->peer_mem_phys;
+		}
+	}
 	shm->remote_ok = true;
 	shm->active = true;
 	spin_unlock(&shm->lock);
@@ -266,14 +279,17 @@ int scif_shm_attach(struct scif_instance *si, struct scif_shm *shm,
  * scif_shm_stop() - never write into the peer's memory again
  * @shm: the state
  *
- * Waits for a write in progress. Called before telling the peer
- * (DISCONNECT, RELEASE) and when its node is lost.
+ * Waits for a write in progress, and takes the peer's memory out of the
+ * processes that map the stream. Called before telling the peer
+ * (DISCONNECT, RELEASE) and when its node is lost. Sleeps.
  */
 void scif_shm_stop(struct scif_shm *shm)
 {
+	might_sleep();
 	spin_lock(&shm->lock);
 	shm->remote_ok = false;
 	spin_unlock(&shm->lock);
+	scif_shm_views_stop(shm);
 }
 
 /**

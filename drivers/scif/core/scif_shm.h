@@ -7,6 +7,7 @@
 
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -32,6 +33,42 @@ struct scif_instance;
 struct seq_file;
 struct scif_wire_shm;
 struct scif_wire_shm_ctl;
+struct scif_stream_shared;
+struct scif_endpt;
+struct address_space;
+
+/**
+ * struct scif_shm_view - one file through which a process maps a stream
+ * @link: entry in &scif_shm.views
+ * @mapping: the file's pages, all zapped when we must stop writing the
+ *	     peer's memory; set by the caller of scif_shm_view_add()
+ * @shm: the stream, with a reference, set by scif_shm_view_add()
+ * @rx_size: bytes of our receive ring, likewise
+ * @tx_size: bytes of the peer's, likewise
+ */
+struct scif_shm_view {
+	struct list_head link;
+	struct address_space *mapping;
+	struct scif_shm *shm;
+	u32 rx_size;
+	u32 tx_size;
+};
+
+/**
+ * enum scif_shm_part - the pieces of a stream a process can map
+ * @SCIF_SHM_USER: the page of &struct scif_stream_shared
+ * @SCIF_SHM_PEER_CTL: the page of the peer's control block
+ * @SCIF_SHM_PEER_RING: the peer's receive ring
+ * @SCIF_SHM_CTL: the page of our control block
+ * @SCIF_SHM_RING: our receive ring
+ */
+enum scif_shm_part {
+	SCIF_SHM_USER,
+	SCIF_SHM_PEER_CTL,
+	SCIF_SHM_PEER_RING,
+	SCIF_SHM_CTL,
+	SCIF_SHM_RING,
+};
 
 /**
  * struct scif_shm - the shared-memory side of one endpoint's stream
@@ -69,6 +106,23 @@ struct scif_wire_shm_ctl;
  * @nt_copy: @peer_ring lies across the link, not in this kernel's own
  *	     memory: bytes go into it with non-temporal stores, since our
  *	     caches cannot help the reader there
+ * @peer_ring_phys: CPU physical address of @peer_ring, for processes that
+ *		    map it; 0 where the link does not tell it or the peer's
+ *		    control block does not have a page to itself
+ * @peer_ctl_phys: likewise of the page of @peer_ctl
+ * @views_lock: protects @views, @user and @sink; held by a fault of a view
+ *		from its look at @remote_ok to its insert, and by
+ *		scif_shm_stop() around its zap, so that no view reaches the
+ *		peer's memory once @remote_ok is false
+ * @views: the &struct scif_shm_view of every file mapping the stream
+ * @user: the positions a process keeps (core/scif_shm_view.c), or NULL
+ *	  while no process mapped the stream; set under &scif_endpt.lock too
+ * @sink: the page a view's pieces of the peer's memory show once we may
+ *	  no longer write there, so that a process writing late loses its
+ *	  bytes instead of its life
+ * @rx_kernel: a scif_recv() owns the read position, which is then not
+ *	       taken from @user; under &scif_endpt.lock
+ * @tx_kernel: likewise a scif_send() and the write position
  */
 struct scif_shm {
 	struct list_head qlink;
@@ -93,6 +147,14 @@ struct scif_shm {
 	u8 *peer_ring;
 	struct scif_wire_shm_ctl *peer_ctl;
 	bool nt_copy;
+	phys_addr_t peer_ring_phys;
+	phys_addr_t peer_ctl_phys;
+	struct mutex views_lock;	/* @views, @user, @sink; faults */
+	struct list_head views;
+	struct scif_stream_shared *user;
+	struct page *sink;
+	bool rx_kernel;
+	bool tx_kernel;
 };
 
 struct scif_shm *scif_shm_alloc(struct scif_instance *si, u16 node,
@@ -119,5 +181,18 @@ void scif_shm_show(struct seq_file *m, struct scif_shm *shm, u32 read,
 		   u32 sent);
 u32 scif_shm_written(struct scif_shm *shm);
 u32 scif_shm_consumed(struct scif_shm *shm);
+
+/* core/scif_shm_view.c */
+void scif_shm_views_stop(struct scif_shm *shm);
+void scif_shm_views_free(struct scif_shm *shm);
+int scif_shm_view_add(struct scif_endpt *ep, struct scif_shm_view *v);
+void scif_shm_view_del(struct scif_endpt *ep, struct scif_shm_view *v);
+unsigned long scif_shm_view_pfn(struct scif_shm_view *v,
+				enum scif_shm_part part, unsigned long idx,
+				bool *wc);
+void scif_stream_user_pull(struct scif_endpt *ep, u32 *read, u32 *sent);
+void scif_stream_user_enter(struct scif_endpt *ep, bool tx);
+void scif_stream_user_leave(struct scif_endpt *ep, bool tx);
+int scif_stream_user_wake(struct scif_endpt *ep);
 
 #endif /* SCIF_SHM_H */

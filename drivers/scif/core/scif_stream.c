@@ -106,29 +106,40 @@ EXPORT_SYMBOL_IF_KUNIT(scif_ep_reset);
  *
  * For a stream through shared memory, moves @ep->rx_seq to what the peer
  * wrote and @ep->tx_acked to what it read, after checking that neither
- * goes back nor beyond what is possible. Nothing to do for a stream by
- * messages, whose handlers move them.
+ * goes back nor beyond what is possible. Where a process maps the stream,
+ * its read and write positions are taken in as well and checked the same
+ * way (core/scif_shm_view.c). Nothing to do for a stream by messages,
+ * whose handlers move them.
  *
- * Return: 0, or -EPROTO if the peer published a value it cannot have.
+ * Return: 0, or -EPROTO if the peer (or the process) published a value it
+ * cannot have.
  */
 int scif_stream_sync(struct scif_endpt *ep)
 {
 	struct scif_shm *shm = ep->shm;
-	u32 w, c;
+	u32 w, c, read, sent;
 
 	lockdep_assert_held(&ep->lock);
 
 	if (!shm || !shm->active || ep->state == SCIF_EP_CLOSED)
 		return 0;
+	read = ep->rx_read;
+	sent = ep->tx_seq;
+	scif_stream_user_pull(ep, &read, &sent);
 	w = scif_shm_written(shm);
-	if (w - ep->rx_read > ep->rx_size ||
-	    w - ep->rx_read < ep->rx_seq - ep->rx_read)
+	/* Written: not back, and at most a ring ahead of what was read. */
+	if (w - ep->rx_read < ep->rx_seq - ep->rx_read ||
+	    read - ep->rx_read > w - ep->rx_read || w - read > ep->rx_size)
+		return -EPROTO;
+	c = scif_shm_consumed(shm);
+	/* Consumed: not back, not beyond what was sent, a ring behind it. */
+	if (sent - ep->tx_acked < ep->tx_seq - ep->tx_acked ||
+	    c - ep->tx_acked > sent - ep->tx_acked || sent - c > ep->tx_ring)
 		return -EPROTO;
 	ep->rx_seq = w;
-	c = scif_shm_consumed(shm);
-	if (c - ep->tx_acked > ep->tx_seq - ep->tx_acked)
-		return -EPROTO;
+	ep->rx_read = read;
 	ep->tx_acked = c;
+	ep->tx_seq = sent;
 	return 0;
 }
 
@@ -211,7 +222,7 @@ int scif_stream_check_sync(struct scif_endpt *ep)
 	ret = scif_stream_sync(ep);
 	spin_unlock(&ep->lock);
 	if (ret) {
-		pr_warn_ratelimited("scif %s: node %u published an impossible stream index\n",
+		pr_warn_ratelimited("scif %s: impossible stream index from node %u or the mapping process\n",
 				    ep->si->name, ep->peer.node);
 		scif_ep_reset(ep, ret);
 	}

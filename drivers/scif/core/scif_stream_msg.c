@@ -47,16 +47,24 @@ void scif_data_shutdown(struct scif_endpt *ep)
  */
 void scif_data_node_lost(struct scif_endpt *ep, u16 node)
 {
+	struct scif_shm *shm = NULL;
+
 	spin_lock(&ep->lock);
 	if (ep->state == SCIF_EP_CONNECTED && ep->peer.node == node) {
 		ep->state = SCIF_EP_DISCONNECTED;
 		ep->reset_err = -ENODEV;
 	}
-	/* Before the transport unmaps the peer's memory. */
-	if (ep->shm && ep->shm->node == node)
-		scif_shm_stop(ep->shm);
+	if (ep->shm && ep->shm->node == node) {
+		shm = ep->shm;
+		kref_get(&shm->ref);
+	}
 	spin_unlock(&ep->lock);
 	wake_up_all(&ep->wq);
+	/* Before the transport unmaps the peer's memory. */
+	if (shm) {
+		scif_shm_stop(shm);
+		scif_shm_put(ep->si, shm);
+	}
 }
 
 /* Find the endpoint a stream message is for, with a reference. */
@@ -183,7 +191,6 @@ int scif_handle_disconnect(struct scif_instance *si, u16 node,
 		ep->state = SCIF_EP_DISCONNECTED;
 		ep->reset_err = -ECONNRESET;
 		if (ep->shm) {
-			scif_shm_stop(ep->shm);
 			scif_shm_set_peer_done(ep->shm);
 			release = ep->shm->active;
 		}
@@ -192,6 +199,9 @@ int scif_handle_disconnect(struct scif_instance *si, u16 node,
 	spin_unlock(&ep->lock);
 	if (!ret)
 		wake_up_all(&ep->wq);
+	/* Connected: @ep->shm stays as it is for the endpoint's life. */
+	if (!ret && ep->shm)
+		scif_shm_stop(ep->shm);
 	if (release) {
 		scif_msg_init(&rel, SCIF_MSG_RELEASE, ep->id, ep->peer_ep,
 			      ep->port, ep->peer.port, 0);

@@ -297,6 +297,10 @@ long scif_fdev_common(struct file *file, unsigned int cmd, unsigned long arg,
 	case SCIF_FENCE_WAIT:
 		/* The mark travels by value. */
 		return scif_fence_wait(scif_fdev_epd(f), (int)arg);
+	case SCIF_STREAM_MAP:
+		return scif_fdev_stream_map(scif_fdev_epd(f), argp);
+	case SCIF_STREAM_WAKE:
+		return scif_fdev_stream_wake(scif_fdev_epd(f));
 	}
 	return -ENOTTY;
 }
@@ -401,11 +405,19 @@ static struct miscdevice scif_fdev_misc = {
  *
  * Call after the default instance is ready: opening the device uses it.
  *
- * Return: 0, or a negative errno from misc_register().
+ * Return: 0, or a negative errno from misc_register() or
+ * scif_stream_map_init().
  */
 int scif_fdev_init(void)
 {
-	return misc_register(&scif_fdev_misc);
+	int ret = scif_stream_map_init();
+
+	if (ret)
+		return ret;
+	ret = misc_register(&scif_fdev_misc);
+	if (ret)
+		scif_stream_map_exit();
+	return ret;
 }
 
 /**
@@ -417,6 +429,7 @@ int scif_fdev_init(void)
 void scif_fdev_exit(void)
 {
 	misc_deregister(&scif_fdev_misc);
+	scif_stream_map_exit();
 }
 
 static const struct scif_rma_watch scif_dev_rma_watch = {

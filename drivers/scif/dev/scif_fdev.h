@@ -15,6 +15,7 @@
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <uapi/linux/scif_ioctl.h>
+#include <uapi/linux/scif_stream.h>
 
 struct scif_endpt;
 struct scif_instance;
@@ -110,5 +111,11 @@ void scif_debugfs_remove(struct scif_instance *si);
 int scif_mmap(scif_epd_t epd, struct vm_area_struct *vma);
 void scif_mmap_node_lost(struct scif_instance *si, u16 node);
 void scif_mmap_ep_dead(struct scif_endpt *ep);
+
+/* dev/scif_stream_map.c */
+long scif_fdev_stream_map(scif_epd_t epd, void __user *ureq);
+long scif_fdev_stream_wake(scif_epd_t epd);
+int scif_stream_map_init(void);
+void scif_stream_map_exit(void);
 
 #endif /* SCIF_FDEV_H */

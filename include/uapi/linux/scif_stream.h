@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * SCIF: a connected endpoint's stream mapped into the process, so that
+ * bytes move without system calls. Requests of /dev/scif that this driver
+ * adds to those of <linux/scif_ioctl.h>, which includes this header. See
+ * Documentation/scif-ioctl-abi.rst.
+ */
+#ifndef _UAPI_LINUX_SCIF_STREAM_H
+#define _UAPI_LINUX_SCIF_STREAM_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+/**
+ * struct scifioctl_stream_map - argument of %SCIF_STREAM_MAP
+ * @fd: out: a new file descriptor (close-on-exec) whose mmap() gives the
+ *	stream's memory; closing it once mapped leaves the mappings working
+ * @flags: in: must be 0
+ * @rx_size: out: bytes of the endpoint's receive ring, a power of 2
+ * @tx_size: out: bytes of the peer's receive ring, a power of 2
+ * @rw_offset: out: file offset of the read-write part
+ * @rw_len: out: its length: the &struct scif_stream_shared page, the page of
+ *	    the peer's &struct scif_stream_ctl, then the peer's ring
+ * @ro_offset: out: file offset of the read-only part
+ * @ro_len: out: its length: the page of our &struct scif_stream_ctl, then
+ *	    our receive ring
+ *
+ * Both parts must be mapped MAP_SHARED, each whole and in one piece; the
+ * read-only part without PROT_WRITE.
+ */
+struct scifioctl_stream_map {
+	__s32 fd;
+	__u32 flags;
+	__u32 rx_size;
+	__u32 tx_size;
+	__u64 rw_offset;
+	__u64 rw_len;
+	__u64 ro_offset;
+	__u64 ro_len;
+};
+
+/**
+ * struct scif_stream_ctl - the indices of one direction of a mapped stream
+ * @written: bytes the writer put into the reader's ring in total (mod 2^32),
+ *	     stored after the bytes themselves
+ * @consumed: bytes of the other direction's stream this side has read, in
+ *	      total: the other side's credit
+ * @rx_event: stored by the other side's reader before it sleeps: the value
+ *	      of @written it saw. A writer whose store of @written moves past
+ *	      it must call %SCIF_STREAM_WAKE
+ * @tx_event: the same for the other side's writer sleeping for room: the
+ *	      value of @consumed it saw
+ *
+ * Little-endian. Each endpoint's block is written only by its peer: a
+ * process stores @written and @consumed in the peer's block (read-write
+ * part) and reads the peer's stores in its own (read-only part).
+ */
+struct scif_stream_ctl {
+	__le32 written;
+	__le32 consumed;
+	__le32 rx_event;
+	__le32 tx_event;
+};
+
+/**
+ * struct scif_stream_shared - positions of a mapped stream, kept by the
+ *			       process and read by the kernel
+ * @read: bytes received in total (mod 2^32)
+ * @sent: bytes sent in total (mod 2^32)
+ * @rx_lock: free for the process to serialise its receivers (0 is free)
+ * @tx_lock: the same for its senders
+ * @down: set by the kernel once bytes may no longer move through the
+ *	  mapping (the connection was closed, reset or lost): from then on
+ *	  %SCIF_SEND and %SCIF_RECV report what happened
+ *
+ * The kernel takes @read and @sent as they stand whenever it uses the
+ * stream (%SCIF_SEND, %SCIF_RECV, poll) and stores them back after
+ * %SCIF_SEND and %SCIF_RECV moved bytes, so a process may mix the
+ * requests with its own copies as long as it does not run both for one
+ * direction at once. A value that cannot be right resets the connection.
+ */
+struct scif_stream_shared {
+	__u32 read;
+	__u32 sent;
+	__u32 rx_lock;
+	__u32 tx_lock;
+	__u32 down;
+};
+
+/*
+ * File offsets of the two parts of the mapping (also reported by
+ * %SCIF_STREAM_MAP).
+ */
+#define SCIF_STREAM_RW_OFFSET	0ULL
+#define SCIF_STREAM_RO_OFFSET	(1ULL << 32)
+
+#define SCIF_STREAM_MAP		_IOWR('s', 18, struct scifioctl_stream_map)
+#define SCIF_STREAM_WAKE	_IO('s', 19)
+
+#endif /* _UAPI_LINUX_SCIF_STREAM_H */
