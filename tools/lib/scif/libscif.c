@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "scif.h"
+#include "stream_map.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -23,6 +24,12 @@
 /*
  * Descriptors of the device are opened without O_CLOEXEC, like sockets, so
  * that endpoints survive fork() and exec() unless the caller says otherwise.
+ *
+ * A connected endpoint's stream is moved through memory mapped from the
+ * driver where it allows (stream_map.c); the library remembers that per
+ * descriptor, from the first scif_send() or scif_recv() to scif_close().
+ * A descriptor number that comes back from open() may have been closed
+ * with close(): what was remembered of it is dropped first.
  */
 
 /* Pointers cross the ioctl boundary as __u64 on every ABI. */
@@ -35,11 +42,15 @@ scif_epd_t scif_open(void)
 {
 	int fd = open(SCIF_DEVICE, O_RDWR);
 
-	return fd < 0 ? SCIF_OPEN_FAILED : fd;
+	if (fd < 0)
+		return SCIF_OPEN_FAILED;
+	libscif_stream_forget(fd);
+	return fd;
 }
 
 int scif_close(scif_epd_t epd)
 {
+	libscif_stream_forget(epd);
 	return close(epd);
 }
 
@@ -96,6 +107,7 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer,
 	fd = open(SCIF_DEVICE, O_RDWR);
 	if (fd < 0)
 		return -1;
+	libscif_stream_forget(fd);
 	memset(&req, 0, sizeof(req));
 	req.flags = flags;
 	if (ioctl(epd, SCIF_ACCEPTREQ, &req) < 0 ||
@@ -110,8 +122,7 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer,
 	return 0;
 }
 
-static int scif_msg(scif_epd_t epd, unsigned long request, void *msg,
-		    int len, int flags)
+int libscif_msg(int epd, unsigned long request, void *msg, int len, int flags)
 {
 	struct scifioctl_msg req;
 
@@ -124,14 +135,30 @@ static int scif_msg(scif_epd_t epd, unsigned long request, void *msg,
 	return req.out_len;
 }
 
+/*
+ * Through the mapping when there is one and the call is well formed; the
+ * driver reports every error (a bad length, flags or NULL buffer) itself.
+ */
 int scif_send(scif_epd_t epd, void *msg, int len, int flags)
 {
-	return scif_msg(epd, SCIF_SEND, msg, len, flags);
+	struct scif_stream *s = NULL;
+
+	if (len > 0 && msg && !(flags & ~SCIF_SEND_BLOCK))
+		s = libscif_stream_get(epd);
+	if (s)
+		return libscif_stream_send(s, epd, msg, len, flags);
+	return libscif_msg(epd, SCIF_SEND, msg, len, flags);
 }
 
 int scif_recv(scif_epd_t epd, void *msg, int len, int flags)
 {
-	return scif_msg(epd, SCIF_RECV, msg, len, flags);
+	struct scif_stream *s = NULL;
+
+	if (len > 0 && msg && !(flags & ~SCIF_RECV_BLOCK))
+		s = libscif_stream_get(epd);
+	if (s)
+		return libscif_stream_recv(s, epd, msg, len, flags);
+	return libscif_msg(epd, SCIF_RECV, msg, len, flags);
 }
 
 int scif_poll(struct scif_pollepd *epds, unsigned int nepds, long timeout)
