@@ -29,17 +29,6 @@ static __u16 self;
  * this way: where libscif copies through the mapped stream, it faults in
  * the process (SIGSEGV) as memcpy() does, instead of failing with EFAULT.
  */
-static int raw_msg(int fd, unsigned long req, void *buf, int len, int flags)
-{
-	struct scifioctl_msg m;
-
-	memset(&m, 0, sizeof(m));
-	m.msg = (uintptr_t)buf;
-	m.len = len;
-	m.flags = flags;
-	return ioctl(fd, req, &m) < 0 ? -1 : m.out_len;
-}
-
 static scif_epd_t open_ep(void)
 {
 	scif_epd_t e = scif_open();

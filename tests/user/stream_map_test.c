@@ -28,17 +28,6 @@ struct smap {
 
 static long page;
 
-static int raw_msg(scif_epd_t e, unsigned long req, void *buf, int len,
-		   int flags)
-{
-	struct scifioctl_msg m = { .msg = (uintptr_t)buf, .len = len,
-				   .flags = flags };
-
-	if (ioctl(e, req, &m) < 0)
-		return -1;
-	return m.out_len;
-}
-
 static void smap_open(scif_epd_t e, struct smap *s)
 {
 	unsigned char *rw, *ro;
@@ -76,9 +65,9 @@ static void smap_send(scif_epd_t e, struct smap *s, const void *buf,
 
 	memcpy(s->tx + off, buf, first);
 	memcpy(s->tx, (const char *)buf + first, len - first);
+	s->sh->sent = sent + len;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	s->peer->written = htole32(sent + len);
-	s->sh->sent = sent + len;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	ev = le32toh(s->own->rx_event);
 	if ((uint32_t)(sent + len - ev - 1) < len)

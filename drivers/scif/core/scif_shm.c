@@ -356,6 +356,24 @@ void scif_shm_put(struct scif_instance *si, struct scif_shm *shm)
 EXPORT_SYMBOL_IF_KUNIT(scif_shm_put);
 
 /**
+ * scif_shm_get() - take a reference for a user other than the endpoint
+ * @shm: the state
+ */
+void scif_shm_get(struct scif_shm *shm)
+{
+	kref_get(&shm->ref);
+}
+
+/**
+ * scif_shm_unref() - drop a reference of scif_shm_get()
+ * @shm: the state
+ */
+void scif_shm_unref(struct scif_shm *shm)
+{
+	kref_put(&shm->ref, scif_shm_free);
+}
+
+/**
  * scif_shm_unquarantine() - let go of the memory of a closed endpoint
  *			     whose peer stopped writing it
  * @si: the instance

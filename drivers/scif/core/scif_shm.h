@@ -168,6 +168,8 @@ void scif_shm_stop(struct scif_shm *shm);
 void scif_shm_set_peer_done(struct scif_shm *shm);
 void scif_shm_retire(struct scif_instance *si, struct scif_shm *shm);
 void scif_shm_put(struct scif_instance *si, struct scif_shm *shm);
+void scif_shm_get(struct scif_shm *shm);
+void scif_shm_unref(struct scif_shm *shm);
 bool scif_shm_unquarantine(struct scif_instance *si, u16 node, u64 ep_id);
 void scif_shm_node_lost(struct list_head *quarantine);
 unsigned int scif_shm_quarantined(struct scif_instance *si, u16 node);
@@ -186,7 +188,7 @@ u32 scif_shm_consumed(struct scif_shm *shm);
 void scif_shm_views_stop(struct scif_shm *shm);
 void scif_shm_views_free(struct scif_shm *shm);
 int scif_shm_view_add(struct scif_endpt *ep, struct scif_shm_view *v);
-void scif_shm_view_del(struct scif_endpt *ep, struct scif_shm_view *v);
+void scif_shm_view_del(struct scif_shm_view *v);
 unsigned long scif_shm_view_pfn(struct scif_shm_view *v,
 				enum scif_shm_part part, unsigned long idx,
 				bool *wc);

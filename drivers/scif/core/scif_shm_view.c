@@ -128,7 +128,7 @@ int scif_shm_view_add(struct scif_endpt *ep, struct scif_shm_view *v)
 	if (!ret && (!shm || !shm->active || !shm->peer_ring_phys))
 		ret = -EOPNOTSUPP;
 	if (!ret) {
-		kref_get(&shm->ref);
+		scif_shm_get(shm);
 		v->shm = shm;
 		v->rx_size = ep->rx_size;
 		v->tx_size = ep->tx_ring;
@@ -141,7 +141,7 @@ int scif_shm_view_add(struct scif_endpt *ep, struct scif_shm_view *v)
 			list_add(&v->link, &shm->views);
 		mutex_unlock(&shm->views_lock);
 		if (ret)
-			scif_shm_put(ep->si, shm);
+			scif_shm_unref(shm);
 	}
 	mutex_unlock(&ep->recv_mutex);
 	mutex_unlock(&ep->send_mutex);
@@ -150,17 +150,16 @@ int scif_shm_view_add(struct scif_endpt *ep, struct scif_shm_view *v)
 
 /**
  * scif_shm_view_del() - a view's file is released
- * @ep: the endpoint the view was added for
  * @v: the view, no longer mapped anywhere
  */
-void scif_shm_view_del(struct scif_endpt *ep, struct scif_shm_view *v)
+void scif_shm_view_del(struct scif_shm_view *v)
 {
 	struct scif_shm *shm = v->shm;
 
 	mutex_lock(&shm->views_lock);
 	list_del(&v->link);
 	mutex_unlock(&shm->views_lock);
-	scif_shm_put(ep->si, shm);
+	scif_shm_unref(shm);
 }
 
 /**

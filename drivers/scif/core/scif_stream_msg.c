@@ -56,14 +56,14 @@ void scif_data_node_lost(struct scif_endpt *ep, u16 node)
 	}
 	if (ep->shm && ep->shm->node == node) {
 		shm = ep->shm;
-		kref_get(&shm->ref);
+		scif_shm_get(shm);
 	}
 	spin_unlock(&ep->lock);
 	wake_up_all(&ep->wq);
 	/* Before the transport unmaps the peer's memory. */
 	if (shm) {
 		scif_shm_stop(shm);
-		scif_shm_put(ep->si, shm);
+		scif_shm_unref(shm);
 	}
 }
 

@@ -151,7 +151,7 @@ static int scif_stream_release(struct inode *inode, struct file *file)
 
 	if (!map)
 		return 0;
-	scif_shm_view_del(map->ep, &map->view);
+	scif_shm_view_del(&map->view);
 	scif_ep_put(map->ep);
 	kfree(map);
 	return 0;

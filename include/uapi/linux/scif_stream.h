@@ -92,7 +92,7 @@ struct scif_stream_shared {
  * %SCIF_STREAM_MAP).
  */
 #define SCIF_STREAM_RW_OFFSET	0ULL
-#define SCIF_STREAM_RO_OFFSET	(1ULL << 32)
+#define SCIF_STREAM_RO_OFFSET	(1ULL << 30)
 
 #define SCIF_STREAM_MAP		_IOWR('s', 18, struct scifioctl_stream_map)
 #define SCIF_STREAM_WAKE	_IO('s', 19)

@@ -400,9 +400,14 @@ int libscif_stream_send(struct scif_stream *s, int fd, void *msg, int len,
 		first = n < s->tx_size - off ? n : s->tx_size - off;
 		memcpy(s->tx_ring + off, src, first);
 		memcpy(s->tx_ring, src + first, n - first);
+		/*
+		 * Our position before the peer's index: the kernel, which
+		 * may look at both at any time, must never see the peer
+		 * consume bytes we have not counted as sent.
+		 */
+		store(&sh->sent, sent + n);
 		stream_wmb();	/* the bytes before the index */
 		store(&s->peer->written, htole32(sent + n));
-		store(&sh->sent, sent + n);
 		stream_wake(fd, &s->ours->rx_event, sent, sent + n);
 	}
 	ret = n;
