@@ -41,6 +41,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
+#include <uapi/linux/scif_stream.h>
 
 #include "scif_core.h"
 #include "scif_link.h"
@@ -64,7 +65,12 @@ static void scif_shm_free(struct kref *ref)
 	}
 	__free_pages(shm->pages, shm->order);
 	__free_page(shm->ctl_page);
-	scif_shm_views_free(shm);
+	/* No view is left: each holds a reference. */
+	if (shm->user)
+		free_page((unsigned long)shm->user);
+	if (shm->sink)
+		__free_page(shm->sink);
+	mutex_destroy(&shm->views_lock);
 	kfree(shm);
 }
 
@@ -273,6 +279,23 @@ int scif_shm_attach(struct scif_instance *si, struct scif_shm *shm,
 	shm->active = true;
 	spin_unlock(&shm->lock);
 	return 0;
+}
+
+/*
+ * Take the peer's memory out of every process's view of the stream
+ * (core/scif_shm_view.c): @remote_ok is false already, so the faults that
+ * follow the zap map the sink.
+ */
+static void scif_shm_views_stop(struct scif_shm *shm)
+{
+	struct scif_shm_view *v;
+
+	mutex_lock(&shm->views_lock);
+	if (shm->user)
+		WRITE_ONCE(shm->user->down, 1);
+	list_for_each_entry(v, &shm->views, link)
+		unmap_mapping_range(v->mapping, 0, 0, 1);
+	mutex_unlock(&shm->views_lock);
 }
 
 /**

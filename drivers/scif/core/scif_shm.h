@@ -185,14 +185,11 @@ u32 scif_shm_written(struct scif_shm *shm);
 u32 scif_shm_consumed(struct scif_shm *shm);
 
 /* core/scif_shm_view.c */
-void scif_shm_views_stop(struct scif_shm *shm);
-void scif_shm_views_free(struct scif_shm *shm);
 int scif_shm_view_add(struct scif_endpt *ep, struct scif_shm_view *v);
 void scif_shm_view_del(struct scif_shm_view *v);
 unsigned long scif_shm_view_pfn(struct scif_shm_view *v,
 				enum scif_shm_part part, unsigned long idx,
 				bool *wc);
-void scif_stream_user_pull(struct scif_endpt *ep, u32 *read, u32 *sent);
 void scif_stream_user_enter(struct scif_endpt *ep, bool tx);
 void scif_stream_user_leave(struct scif_endpt *ep, bool tx);
 int scif_stream_user_wake(struct scif_endpt *ep);

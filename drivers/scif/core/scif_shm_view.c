@@ -27,6 +27,7 @@
  * on the wire, and @down tells the process to ask the kernel what
  * happened.
  */
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/gfp.h>
 #include <linux/lockdep.h>
@@ -37,37 +38,6 @@
 #include "scif_core.h"
 #include "scif_endpt.h"
 #include "scif_shm.h"
-
-/**
- * scif_shm_views_stop() - take the peer's memory out of every view
- * @shm: the state; &scif_shm.remote_ok is already false
- */
-void scif_shm_views_stop(struct scif_shm *shm)
-{
-	struct scif_shm_view *v;
-
-	mutex_lock(&shm->views_lock);
-	if (shm->user)
-		WRITE_ONCE(shm->user->down, 1);
-	/* A fault from now on sees @remote_ok false and maps the sink. */
-	list_for_each_entry(v, &shm->views, link)
-		unmap_mapping_range(v->mapping, 0, 0, 1);
-	mutex_unlock(&shm->views_lock);
-}
-
-/**
- * scif_shm_views_free() - free the pages views needed
- * @shm: the state, being freed: no view is left
- */
-void scif_shm_views_free(struct scif_shm *shm)
-{
-	WARN_ON(!list_empty(&shm->views));
-	if (shm->user)
-		free_page((unsigned long)shm->user);
-	if (shm->sink)
-		__free_page(shm->sink);
-	mutex_destroy(&shm->views_lock);
-}
 
 /* The pages of positions and the sink, once; views_lock and both mutexes. */
 static int scif_shm_views_prepare(struct scif_endpt *ep, struct scif_shm *shm)
@@ -147,6 +117,7 @@ int scif_shm_view_add(struct scif_endpt *ep, struct scif_shm_view *v)
 	mutex_unlock(&ep->send_mutex);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_shm_view_add);
 
 /**
  * scif_shm_view_del() - a view's file is released
@@ -161,6 +132,7 @@ void scif_shm_view_del(struct scif_shm_view *v)
 	mutex_unlock(&shm->views_lock);
 	scif_shm_unref(shm);
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_shm_view_del);
 
 /**
  * scif_shm_view_pfn() - the page frame behind a page of a view
@@ -201,28 +173,7 @@ unsigned long scif_shm_view_pfn(struct scif_shm_view *v,
 		return PHYS_PFN(shm->peer_ctl_phys);
 	return PHYS_PFN(shm->peer_ring_phys) + idx;
 }
-
-/**
- * scif_stream_user_pull() - the positions a process keeps, where it owns them
- * @ep: the endpoint; its lock is held
- * @read: our read position, replaced by the process's unless a scif_recv()
- *	  owns it
- * @sent: likewise our write position and scif_send()
- *
- * The values are unchecked: scif_stream_sync() checks them.
- */
-void scif_stream_user_pull(struct scif_endpt *ep, u32 *read, u32 *sent)
-{
-	struct scif_shm *shm = ep->shm;
-
-	lockdep_assert_held(&ep->lock);
-	if (!shm->user)
-		return;
-	if (!shm->rx_kernel)
-		*read = READ_ONCE(shm->user->read);
-	if (!shm->tx_kernel)
-		*sent = READ_ONCE(shm->user->sent);
-}
+EXPORT_SYMBOL_IF_KUNIT(scif_shm_view_pfn);
 
 /**
  * scif_stream_user_enter() - a send or receive takes over its direction

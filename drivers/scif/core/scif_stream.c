@@ -26,6 +26,7 @@
 #include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/lockdep.h>
+#include <uapi/linux/scif_stream.h>
 
 #include "scif_core.h"
 #include "scif_endpt.h"
@@ -125,7 +126,11 @@ int scif_stream_sync(struct scif_endpt *ep)
 		return 0;
 	read = ep->rx_read;
 	sent = ep->tx_seq;
-	scif_stream_user_pull(ep, &read, &sent);
+	/* A process's positions, but for a direction a call of ours moves. */
+	if (shm->user && !shm->rx_kernel)
+		read = READ_ONCE(shm->user->read);
+	if (shm->user && !shm->tx_kernel)
+		sent = READ_ONCE(shm->user->sent);
 	w = scif_shm_written(shm);
 	/* Written: not back, and at most a ring ahead of what was read. */
 	if (w - ep->rx_read < ep->rx_seq - ep->rx_read ||
