@@ -45,6 +45,7 @@ struct address_space;
  * @shm: the stream, with a reference, set by scif_shm_view_add()
  * @rx_size: bytes of our receive ring, likewise
  * @tx_size: bytes of the peer's, likewise
+ * @tx_remote: the peer's ring lies across the link, likewise
  */
 struct scif_shm_view {
 	struct list_head link;
@@ -52,6 +53,7 @@ struct scif_shm_view {
 	struct scif_shm *shm;
 	u32 rx_size;
 	u32 tx_size;
+	bool tx_remote;
 };
 
 /**

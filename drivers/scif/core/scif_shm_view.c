@@ -102,6 +102,7 @@ int scif_shm_view_add(struct scif_endpt *ep, struct scif_shm_view *v)
 		v->shm = shm;
 		v->rx_size = ep->rx_size;
 		v->tx_size = ep->tx_ring;
+		v->tx_remote = shm->nt_copy;
 	}
 	spin_unlock(&ep->lock);
 	if (!ret) {

@@ -240,6 +240,8 @@ long scif_fdev_stream_map(scif_epd_t epd, void __user *ureq)
 	req.rw_len = scif_stream_rw_len(&map->view);
 	req.ro_offset = SCIF_STREAM_RO_OFFSET;
 	req.ro_len = scif_stream_ro_len(&map->view);
+	req.attrs = map->view.tx_remote ? SCIF_STREAM_TX_REMOTE : 0;
+	req.reserved = 0;
 	if (copy_to_user(ureq, &req, sizeof(req))) {
 		put_unused_fd(fd);
 		fput(file);

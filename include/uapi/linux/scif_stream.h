@@ -24,6 +24,8 @@
  * @ro_offset: out: file offset of the read-only part
  * @ro_len: out: its length: the page of our &struct scif_stream_ctl, then
  *	    our receive ring
+ * @attrs: out: %SCIF_STREAM_TX_REMOTE or 0
+ * @reserved: out: 0
  *
  * Both parts must be mapped MAP_SHARED, each whole and in one piece; the
  * read-only part without PROT_WRITE.
@@ -37,7 +39,16 @@ struct scifioctl_stream_map {
 	__u64 rw_len;
 	__u64 ro_offset;
 	__u64 ro_len;
+	__u32 attrs;
+	__u32 reserved;
 };
+
+/*
+ * The peer's ring lies across the link, mapped write-combining: the bytes
+ * are for another machine, so copy them in with non-temporal stores.
+ * Without it the peer is on this machine and reads them from our caches.
+ */
+#define SCIF_STREAM_TX_REMOTE	(1U << 0)
 
 /**
  * struct scif_stream_ctl - the indices of one direction of a mapped stream
