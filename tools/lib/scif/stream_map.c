@@ -426,11 +426,34 @@ static int stream_finish(int fd, unsigned long request, char *msg, int len,
 	return done;
 }
 
+/*
+ * Bytes go into the peer's ring in pieces, each published as it lands, so
+ * that the reader copies one out while we copy the next in: a 64 KiB call
+ * published once would leave the two copies in turn.
+ */
+#define STREAM_PIECE	(16U * 1024)
+
+/* Copy @n bytes into the peer's ring at stream offset @pos. */
+static void stream_put(struct scif_stream *s, uint32_t pos, const char *src,
+		       uint32_t n)
+{
+	uint32_t off = pos & (s->tx_size - 1);
+	uint32_t first = n < s->tx_size - off ? n : s->tx_size - off;
+
+	if (s->tx_remote) {
+		copy_nt(s->tx_ring + off, src, first);
+		copy_nt(s->tx_ring, src + first, n - first);
+	} else {
+		copy_movs(s->tx_ring + off, src, first);
+		copy_movs(s->tx_ring, src + first, n - first);
+	}
+}
+
 int libscif_stream_send(struct scif_stream *s, int fd, void *msg, int len,
 			int flags)
 {
 	struct scif_stream_shared *sh = s->sh;
-	uint32_t sent, inflight, n, off, first;
+	uint32_t sent, inflight, n, done, piece;
 	const char *src = msg;
 	int ret;
 
@@ -445,26 +468,20 @@ int libscif_stream_send(struct scif_stream *s, int fd, void *msg, int len,
 	n = s->tx_size - inflight;
 	if (n > (uint32_t)len)
 		n = len;
-	if (n) {
-		off = sent & (s->tx_size - 1);
-		first = n < s->tx_size - off ? n : s->tx_size - off;
-		if (s->tx_remote) {
-			copy_nt(s->tx_ring + off, src, first);
-			copy_nt(s->tx_ring, src + first, n - first);
-		} else {
-			copy_movs(s->tx_ring + off, src, first);
-			copy_movs(s->tx_ring, src + first, n - first);
-		}
+	for (done = 0; done < n; done += piece) {
+		piece = n - done < STREAM_PIECE ? n - done : STREAM_PIECE;
+		stream_put(s, sent + done, src + done, piece);
 		/*
 		 * Our position before the peer's index: the kernel, which
 		 * may look at both at any time, must never see the peer
 		 * consume bytes we have not counted as sent.
 		 */
-		store(&sh->sent, sent + n);
+		store(&sh->sent, sent + done + piece);
 		stream_wmb();	/* the bytes before the index */
-		store(&s->peer->written, htole32(sent + n));
-		stream_wake(fd, &s->ours->rx_event, sent, sent + n);
+		store(&s->peer->written, htole32(sent + done + piece));
 	}
+	if (n)
+		stream_wake(fd, &s->ours->rx_event, sent, sent + n);
 	ret = n;
 	if (n < (uint32_t)len && flags & SCIF_SEND_BLOCK)
 		ret = stream_finish(fd, SCIF_SEND, msg, len, flags, n);
