@@ -212,6 +212,7 @@ static struct kunit_suite scif_shm_view_suite = {
 	.exit = view_exit,
 	.test_cases = scif_shm_view_cases,
 };
+
 kunit_test_suite(scif_shm_view_suite);
 
 MODULE_DESCRIPTION("KUnit tests for SCIF streams mapped by a process");

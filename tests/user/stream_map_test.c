@@ -57,11 +57,11 @@ static void smap_close(struct smap *s)
 
 /* Copy @len bytes into the peer's ring as libscif does; no room check. */
 static void smap_send(scif_epd_t e, struct smap *s, const void *buf,
-		      uint32_t len)
+		      __u32 len)
 {
-	uint32_t sent = s->sh->sent, off = sent & (s->m.tx_size - 1);
-	uint32_t first = len < s->m.tx_size - off ? len : s->m.tx_size - off;
-	uint32_t ev;
+	__u32 sent = s->sh->sent, off = sent & (s->m.tx_size - 1);
+	__u32 first = len < s->m.tx_size - off ? len : s->m.tx_size - off;
+	__u32 ev;
 
 	memcpy(s->tx + off, buf, first);
 	memcpy(s->tx, (const char *)buf + first, len - first);
@@ -70,18 +70,18 @@ static void smap_send(scif_epd_t e, struct smap *s, const void *buf,
 	s->peer->written = htole32(sent + len);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	ev = le32toh(s->own->rx_event);
-	if ((uint32_t)(sent + len - ev - 1) < len)
+	if ((__u32)(sent + len - ev - 1) < len)
 		ioctl(e, SCIF_STREAM_WAKE);
 }
 
 /* Take what is queued, up to @len bytes, as libscif does. */
-static uint32_t smap_recv(struct smap *s, void *buf, uint32_t len)
+static __u32 smap_recv(struct smap *s, void *buf, __u32 len)
 {
-	uint32_t read = s->sh->read, off = read & (s->m.rx_size - 1);
-	uint32_t avail = le32toh(__atomic_load_n(&s->own->written,
+	__u32 read = s->sh->read, off = read & (s->m.rx_size - 1);
+	__u32 avail = le32toh(__atomic_load_n(&s->own->written,
 						 __ATOMIC_ACQUIRE)) - read;
-	uint32_t n = avail < len ? avail : len;
-	uint32_t first = n < s->m.rx_size - off ? n : s->m.rx_size - off;
+	__u32 n = avail < len ? avail : len;
+	__u32 first = n < s->m.rx_size - off ? n : s->m.rx_size - off;
 
 	memcpy(buf, s->rx + off, first);
 	memcpy((char *)buf + first, s->rx, n - first);

@@ -119,6 +119,7 @@ static const struct fz_op_entry ops[] = {
 	{ "mprotect", fz_op_mprotect,	2, 0, true },
 	{ "touch", fz_op_touch,		5, 4, true },
 	{ "poll", fz_op_poll,		3, 2, true },
+	{ "stream_map", fz_op_stream_map, 3, 0, true },
 	{ "raw", op_raw,		3, 5, true },
 	{ "fork", op_fork,		1, 0, false },
 };

@@ -4,8 +4,9 @@
  * run the fuzzer (fuzz-run.h) do not need. fuzz-args.c issues the calls,
  * keeps the pool of endpoints and picks the arguments; fuzz-ep-ops.c
  * holds the operations on endpoints and messages, fuzz-rma-ops.c those on
- * windows, RMAs, fences and mappings; fuzz-ops.c draws one of them by
- * weight (the ops[] table).
+ * windows, RMAs, fences and mappings, fuzz-stream-ops.c those on the
+ * mapped stream; fuzz-ops.c draws one of them by weight (the ops[]
+ * table).
  */
 #ifndef SCIF_FUZZ_OPS_H
 #define SCIF_FUZZ_OPS_H
@@ -70,6 +71,9 @@ void fz_op_send(struct fz_thread *t);
 void fz_op_recv(struct fz_thread *t);
 void fz_op_node_ids(struct fz_thread *t);
 void fz_op_poll(struct fz_thread *t);
+
+/* The mapped stream (fuzz-stream-ops.c). */
+void fz_op_stream_map(struct fz_thread *t);
 
 /* Operations on windows, RMAs, fences and mappings (fuzz-rma-ops.c). */
 void fz_op_reg(struct fz_thread *t);
