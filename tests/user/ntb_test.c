@@ -359,19 +359,53 @@ static int run_stream(__u16 node, __u16 port, int mib, int poll)
 	return 0;
 }
 
-/* Average round trip of @size bytes over @iters exchanges, in us. */
-static double round_trip(scif_epd_t epd, int size, int iters, int poll)
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Average round trip of @size bytes over @iters exchanges, in us; the
+ * median one in *@median if not NULL (each exchange then timed alone, as
+ * the rig's own polled word is).
+ */
+static double round_trip_med(scif_epd_t epd, int size, int iters, int poll,
+			     double *median)
 {
 	static char buf[CHUNK];
-	double t0;
+	double t0, t, *each = NULL;
 	int i;
 
+	if (median) {
+		each = malloc(iters * sizeof(*each));
+		if (!each)
+			die("malloc");
+	}
 	t0 = now();
-	for (i = 0; i < iters; i++)
+	t = t0;
+	for (i = 0; i < iters; i++) {
 		if (xfer_how(epd, buf, size, 1, poll) ||
 		    xfer_how(epd, buf, size, 0, poll))
 			die("round trip");
-	return (now() - t0) / iters * 1e6;
+		if (each) {
+			each[i] = now() - t;
+			t += each[i];
+		}
+	}
+	t = (now() - t0) / iters * 1e6;
+	if (each) {
+		qsort(each, iters, sizeof(*each), cmp_double);
+		*median = each[iters / 2] * 1e6;
+		free(each);
+	}
+	return t;
+}
+
+static double round_trip(scif_epd_t epd, int size, int iters, int poll)
+{
+	return round_trip_med(epd, size, iters, poll, NULL);
 }
 
 static int run_ping(__u16 node, __u16 port, int size, int iters)
@@ -393,11 +427,12 @@ static int bench(__u16 node, __u16 port, int poll)
 	static const int sizes[] = { 8, 64, 512, 4096, 16384, 65536 };
 	unsigned int i;
 	scif_epd_t epd;
-	double t, best, us;
+	double t, best, us, med;
 	int iters, try;
 	__u64 bytes;
 
-	printf("%-10s %14s %16s\n", "size", "round trip us", "stream MiB/s");
+	printf("%-10s %14s %16s %10s\n", "size", "round trip us", "stream MiB/s",
+	       "median us");
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		struct hdr h = { OP_ECHO | (poll ? OP_POLL : 0), sizes[i], 0 };
 
@@ -407,7 +442,8 @@ static int bench(__u16 node, __u16 port, int poll)
 		/* About a second per row, whatever the speed. */
 		us = round_trip(epd, sizes[i], 20, poll);
 		iters = us > 0 ? 1e6 / us : 1000;
-		us = round_trip(epd, sizes[i], iters < 20 ? 20 : iters, poll);
+		us = round_trip_med(epd, sizes[i], iters < 20 ? 20 : iters,
+				    poll, &med);
 		scif_close(epd);
 		epd = dial_or_die(node, port, DIAL_SECONDS);
 		/* A short stream, then the fastest of STREAM_TRIES longer. */
@@ -421,8 +457,8 @@ static int bench(__u16 node, __u16 port, int poll)
 			if (!best || t < best)
 				best = t;
 		}
-		printf("%-10d %14.1f %16.2f\n", sizes[i], us,
-		       bytes / 1048576.0 / best);
+		printf("%-10d %14.1f %16.2f %10.2f\n", sizes[i], us,
+		       bytes / 1048576.0 / best, med);
 		fflush(stdout);
 		scif_close(epd);
 	}
