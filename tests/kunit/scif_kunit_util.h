@@ -199,6 +199,22 @@ static inline void scif_kt_pair(struct kunit *test, struct scif_instance *csi,
 	scif_close(l);
 }
 
+/*
+ * Wait up to a second for @cond, checked every 20 ms: messages cross the
+ * simulated link in a worker.
+ */
+#define scif_kt_wait_for(cond) ({				\
+	bool __ok = false;					\
+	int __i;						\
+	for (__i = 0; __i < 50; __i++) {			\
+		__ok = (cond);					\
+		if (__ok)					\
+			break;					\
+		msleep(20);					\
+	}							\
+	__ok;							\
+})
+
 /**
  * struct scif_kt_nodes - node 0 and node 1 joined by the simulated link
  * @a: node 0

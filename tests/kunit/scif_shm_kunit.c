@@ -40,19 +40,6 @@ static struct scif_shm *shm_of(scif_epd_t epd)
 	return ((struct scif_endpt *)epd)->shm;
 }
 
-/* Wait up to a second for @cond; messages cross the link in a worker. */
-#define shm_wait_for(cond) ({					\
-	bool __ok = false;					\
-	int __i;						\
-	for (__i = 0; __i < 50; __i++) {			\
-		__ok = (cond);					\
-		if (__ok)					\
-			break;					\
-		msleep(20);					\
-	}							\
-	__ok;							\
-})
-
 static void shm_both_sides_active(struct kunit *test)
 {
 	struct scif_kt_nodes *n = test->priv;
@@ -147,7 +134,7 @@ static void shm_lying_write_index(struct kunit *test)
 			-ECONNRESET);
 	KUNIT_EXPECT_TRUE(test, scif_epd_poll(n->s, NULL, NULL) & EPOLLHUP);
 	/* The peer hears of it, and stops too. */
-	KUNIT_EXPECT_TRUE(test, shm_wait_for(scif_send(n->c, buf, 1, 0) ==
+	KUNIT_EXPECT_TRUE(test, scif_kt_wait_for(scif_send(n->c, buf, 1, 0) ==
 					     -ECONNRESET));
 }
 
@@ -232,7 +219,7 @@ static void shm_close_quarantine(struct kunit *test)
 	scif_close(n->c);
 	n->c = NULL;
 	/* The peer answers our DISCONNECT with RELEASE: nothing waits. */
-	KUNIT_EXPECT_TRUE(test, shm_wait_for(!scif_shm_quarantined(n->a, 1)));
+	KUNIT_EXPECT_TRUE(test, scif_kt_wait_for(!scif_shm_quarantined(n->a, 1)));
 	/* Bytes sent before the close are still there to read. */
 	KUNIT_EXPECT_EQ(test, scif_recv(n->s, buf, 4, SCIF_RECV_BLOCK), 4);
 	KUNIT_EXPECT_EQ(test, buf[3], 4);
@@ -261,7 +248,7 @@ static scif_epd_t shm_pending_connect(struct kunit *test, scif_epd_t *lp)
 	KUNIT_ASSERT_EQ(test, scif_listen(l, 4), 0);
 	dst.port = port;
 	KUNIT_ASSERT_EQ(test, scif_epd_connect_nb(c, &dst), -EINPROGRESS);
-	KUNIT_EXPECT_TRUE(test, shm_wait_for(((struct scif_endpt *)l)->nreq));
+	KUNIT_EXPECT_TRUE(test, scif_kt_wait_for(((struct scif_endpt *)l)->nreq));
 	return c;
 }
 
@@ -284,7 +271,7 @@ static void shm_pending_offer(struct kunit *test, bool lose)
 		scif_close(l);
 		l = NULL;
 		KUNIT_EXPECT_TRUE(test,
-				  shm_wait_for(!scif_shm_quarantined(n->a, 1)));
+				  scif_kt_wait_for(!scif_shm_quarantined(n->a, 1)));
 	}
 	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
 	if (l)
@@ -389,7 +376,7 @@ static void shm_release_while_ep_lives(struct kunit *test)
 	scif_close(n->c);
 	n->c = NULL;
 	KUNIT_EXPECT_TRUE(test,
-			  shm_wait_for(READ_ONCE(s->state) ==
+			  scif_kt_wait_for(READ_ONCE(s->state) ==
 				       SCIF_EP_DISCONNECTED));
 	scif_sim_settle(n->pair);
 	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1), 0U);
@@ -550,7 +537,7 @@ static void shm_reconnect_offer_out(struct kunit *test, enum shm_late late)
 		KUNIT_ASSERT_EQ(test,
 				scif_accept(l2, &peer, &s2, SCIF_ACCEPT_SYNC),
 				0);
-		KUNIT_EXPECT_TRUE(test, shm_wait_for(READ_ONCE(ep->state) ==
+		KUNIT_EXPECT_TRUE(test, scif_kt_wait_for(READ_ONCE(ep->state) ==
 						     SCIF_EP_CONNECTED));
 		KUNIT_EXPECT_EQ(test, scif_epd_connect_nb(c, &dst),
 				(int)ep->port);

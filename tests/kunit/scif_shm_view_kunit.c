@@ -21,19 +21,6 @@
 #include "core/scif_shm.h"
 #include "scif_kunit_util.h"
 
-/* Wait up to a second for @cond; messages cross the link in a worker. */
-#define view_wait_for(cond) ({					\
-	bool __ok = false;					\
-	int __i;						\
-	for (__i = 0; __i < 50; __i++) {			\
-		__ok = (cond);					\
-		if (__ok)					\
-			break;					\
-		msleep(20);					\
-	}							\
-	__ok;							\
-})
-
 /**
  * struct view_kt - the nodes and one view of the client's stream
  * @n: the nodes
@@ -166,7 +153,7 @@ static void view_sink_after_peer_close(struct kunit *test)
 
 	scif_close(t->n.s);
 	t->n.s = NULL;
-	KUNIT_ASSERT_TRUE(test, view_wait_for(READ_ONCE(c->user->down)));
+	KUNIT_ASSERT_TRUE(test, scif_kt_wait_for(READ_ONCE(c->user->down)));
 	mutex_lock(&c->views_lock);
 	pfn = scif_shm_view_pfn(&t->v, SCIF_SHM_PEER_RING, 0, &wc);
 	KUNIT_EXPECT_EQ(test, pfn, page_to_pfn(c->sink));
@@ -190,7 +177,7 @@ static void view_refused(struct kunit *test)
 	scif_close(e);
 	scif_close(t->n.s);
 	t->n.s = NULL;
-	KUNIT_ASSERT_TRUE(test, view_wait_for(scif_send(t->n.c, "a", 1, 0) ==
+	KUNIT_ASSERT_TRUE(test, scif_kt_wait_for(scif_send(t->n.c, "a", 1, 0) ==
 						 -ECONNRESET));
 	KUNIT_EXPECT_EQ(test, scif_shm_view_add(t->n.c, &v), -ENOTCONN);
 }
