@@ -2,7 +2,8 @@
 /*
  * SCIF_STREAM_MAP and SCIF_STREAM_WAKE on the loopback node, through the
  * raw requests (libscif's own use of them is covered by every other test):
- * the errors of the request and of mmap(), bytes copied by the process
+ * the errors of the request (no descriptor left, a stream by messages)
+ * and of mmap(), bytes copied by the process
  * and by the kernel on one stream in turn, poll seeing the process's
  * positions, a process that lies about its positions (the connection is
  * reset, nothing else happens), and writes after the peer closed (they
@@ -12,6 +13,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/ioctl.h>
 
 #include "scif_test.h"
@@ -137,6 +139,55 @@ static void test_errors(scif_epd_t l, __u16 port)
 	scif_close(b);
 }
 
+/* Writes @val into the module parameter stream_shm; 0 or -1. */
+static int set_stream_shm(const char *val)
+{
+	int fd = open("/sys/module/scif/parameters/stream_shm", O_WRONLY);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, 1) == 1;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* No descriptor left, or a stream by messages: the request says so. */
+static void test_refused(scif_epd_t l, __u16 port)
+{
+	struct scifioctl_stream_map m = { 0 };
+	struct rlimit old, low;
+	scif_epd_t a, b;
+	int lowest;
+	char c;
+
+	make_pair_on(l, port, &a, &b);
+	lowest = dup(0);
+	if (lowest < 0 || getrlimit(RLIMIT_NOFILE, &old))
+		bail("dup or getrlimit");
+	close(lowest);
+	low = old;
+	low.rlim_cur = lowest;
+	if (setrlimit(RLIMIT_NOFILE, &low))
+		bail("setrlimit");
+	EXPECT_ERR(ioctl(a, SCIF_STREAM_MAP, &m), EMFILE);
+	if (setrlimit(RLIMIT_NOFILE, &old))
+		bail("setrlimit");
+	scif_close(a);
+	scif_close(b);
+
+	if (set_stream_shm("N"))
+		bail("stream_shm: %s", strerror(errno));
+	make_pair_on(l, port, &a, &b);
+	set_stream_shm("Y");
+	EXPECT_ERR(ioctl(a, SCIF_STREAM_MAP, &m), EOPNOTSUPP);
+	EXPECT_ERR(ioctl(a, SCIF_STREAM_WAKE), EOPNOTSUPP);
+	EXPECT_EQ(raw_msg(a, SCIF_SEND, "m", 1, SCIF_SEND_BLOCK), 1);
+	EXPECT_EQ(raw_msg(b, SCIF_RECV, &c, 1, SCIF_RECV_BLOCK), 1);
+	scif_close(a);
+	scif_close(b);
+}
+
 /* The process and the kernel take turns on one stream, both ways. */
 static void test_mixed(scif_epd_t l, __u16 port)
 {
@@ -235,6 +286,7 @@ int main(void)
 	page = sysconf(_SC_PAGESIZE);
 	l = make_listener(16, &port);
 	test_errors(l, port);
+	test_refused(l, port);
 	test_mixed(l, port);
 	test_lie(l, port);
 	test_sink(l, port);

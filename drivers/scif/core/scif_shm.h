@@ -115,7 +115,10 @@ enum scif_shm_part {
  * @views_lock: protects @views, @user and @sink; held by a fault of a view
  *		from its look at @remote_ok to its insert, and by
  *		scif_shm_stop() around its zap, so that no view reaches the
- *		peer's memory once @remote_ok is false
+ *		peer's memory once @remote_ok is false. Order: taken inside
+ *		mmap_lock (faults) and inside &scif_endpt.send_mutex and
+ *		.recv_mutex (scif_shm_view_add(), a close); &scif_endpt.lock,
+ *		@lock and the mapping's i_mmap_rwsem (the zap) nest inside it
  * @views: the &struct scif_shm_view of every file mapping the stream
  * @user: the positions a process keeps (core/scif_shm_view.c), or NULL
  *	  while no process mapped the stream; set under &scif_endpt.lock too

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -139,26 +140,28 @@ int libscif_msg(int epd, unsigned long request, void *msg, int len, int flags)
  * Through the mapping when there is one and the call is well formed; the
  * driver reports every error (a bad length, flags or NULL buffer) itself.
  */
-int scif_send(scif_epd_t epd, void *msg, int len, int flags)
+static int scif_msg(scif_epd_t epd, bool send, void *msg, int len, int flags)
 {
 	struct scif_stream *s = NULL;
 
+	/* SCIF_SEND_BLOCK and SCIF_RECV_BLOCK are the same bit. */
 	if (len > 0 && msg && !(flags & ~SCIF_SEND_BLOCK))
 		s = libscif_stream_get(epd);
-	if (s)
+	if (s && send)
 		return libscif_stream_send(s, epd, msg, len, flags);
-	return libscif_msg(epd, SCIF_SEND, msg, len, flags);
+	if (s)
+		return libscif_stream_recv(s, epd, msg, len, flags);
+	return libscif_msg(epd, send ? SCIF_SEND : SCIF_RECV, msg, len, flags);
+}
+
+int scif_send(scif_epd_t epd, void *msg, int len, int flags)
+{
+	return scif_msg(epd, true, msg, len, flags);
 }
 
 int scif_recv(scif_epd_t epd, void *msg, int len, int flags)
 {
-	struct scif_stream *s = NULL;
-
-	if (len > 0 && msg && !(flags & ~SCIF_RECV_BLOCK))
-		s = libscif_stream_get(epd);
-	if (s)
-		return libscif_stream_recv(s, epd, msg, len, flags);
-	return libscif_msg(epd, SCIF_RECV, msg, len, flags);
+	return scif_msg(epd, false, msg, len, flags);
 }
 
 int scif_poll(struct scif_pollepd *epds, unsigned int nepds, long timeout)
