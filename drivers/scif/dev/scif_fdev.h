@@ -10,12 +10,32 @@
 #include <linux/fdtable.h>
 #include <linux/fs.h>
 #include <linux/list.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/scif.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <uapi/linux/scif_ioctl.h>
 #include <uapi/linux/scif_stream.h>
+
+/*
+ * vm_flags_set() and vm_flags_clear() came with Linux 6.3 (the Kbuild file
+ * looks for them); before, the flags were written directly, as mmap_lock
+ * is held for writing in ->mmap. Both mmap handlers of the dev layer use
+ * them.
+ */
+#ifndef SCIF_HAVE_VM_FLAGS_SET
+static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
+}
+
+static inline void vm_flags_clear(struct vm_area_struct *vma,
+				  vm_flags_t flags)
+{
+	vma->vm_flags &= ~flags;
+}
+#endif
 
 struct scif_endpt;
 struct scif_instance;

@@ -36,24 +36,6 @@
 #include "../rma/scif_rma.h"
 #include "scif_fdev.h"
 
-/*
- * vm_flags_set() and vm_flags_clear() came with Linux 6.3 (the Kbuild file
- * looks for them); before, the flags were written directly, as mmap_lock
- * is held for writing in ->mmap.
- */
-#ifndef SCIF_HAVE_VM_FLAGS_SET
-static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
-{
-	vma->vm_flags |= flags;
-}
-
-static inline void vm_flags_clear(struct vm_area_struct *vma,
-				  vm_flags_t flags)
-{
-	vma->vm_flags &= ~flags;
-}
-#endif
-
 /**
  * struct scif_mmap - one mmap() of the peer's windows
  * @ref: one per VMA sharing it

@@ -29,21 +29,6 @@
 #include "../core/scif_shm.h"
 #include "scif_fdev.h"
 
-#ifndef SCIF_HAVE_VM_FLAGS_SET
-static inline void scif_vm_flags(struct vm_area_struct *vma, vm_flags_t set,
-				 vm_flags_t clear)
-{
-	vma->vm_flags = (vma->vm_flags | set) & ~clear;
-}
-#else
-static inline void scif_vm_flags(struct vm_area_struct *vma, vm_flags_t set,
-				 vm_flags_t clear)
-{
-	vm_flags_set(vma, set);
-	vm_flags_clear(vma, clear);
-}
-#endif
-
 #define SCIF_STREAM_FS_MAGIC	0x53434653	/* "SCFS" */
 
 static struct vfsmount *scif_stream_mnt;
@@ -139,8 +124,8 @@ static int scif_stream_mmap(struct file *file, struct vm_area_struct *vma)
 		   len != scif_stream_rw_len(&map->view)) {
 		return -EINVAL;
 	}
-	scif_vm_flags(vma, VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP,
-		      clear);
+	vm_flags_set(vma, VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
+	vm_flags_clear(vma, clear);
 	vma->vm_ops = &scif_stream_vm_ops;
 	return 0;
 }
