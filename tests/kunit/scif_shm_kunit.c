@@ -18,27 +18,7 @@
 #include "core/scif_shm.h"
 #include "core/scif_wire.h"
 #include "scif_kunit_util.h"
-
-static int shm_init(struct kunit *test)
-{
-	struct scif_kt_nodes *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, n);
-	test->priv = n;
-	scif_kt_nodes_up(test, n, "kunit_shm_a", "kunit_shm_b", 4096);
-	scif_kt_nodes_connect(test, n);
-	return 0;
-}
-
-static void shm_exit(struct kunit *test)
-{
-	scif_kt_nodes_down(test->priv);
-}
-
-static struct scif_shm *shm_of(scif_epd_t epd)
-{
-	return ((struct scif_endpt *)epd)->shm;
-}
+#include "scif_shm_kunit_util.h"
 
 static void shm_both_sides_active(struct kunit *test)
 {
@@ -230,29 +210,6 @@ static void shm_close_quarantine(struct kunit *test)
 }
 
 /*
- * A connect from node a left pending on a listener of node b that never
- * accepts; the listener is returned in *@lp.
- */
-static scif_epd_t shm_pending_connect(struct kunit *test, scif_epd_t *lp)
-{
-	struct scif_kt_nodes *n = test->priv;
-	scif_epd_t l = scif_instance_open(n->b), c = scif_instance_open(n->a);
-	struct scif_port_id dst = { .node = 1 };
-	int port;
-
-	KUNIT_ASSERT_NOT_NULL(test, l);
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	*lp = l;
-	port = scif_bind(l, 0);
-	KUNIT_ASSERT_GE(test, port, SCIF_PORT_RSVD);
-	KUNIT_ASSERT_EQ(test, scif_listen(l, 4), 0);
-	dst.port = port;
-	KUNIT_ASSERT_EQ(test, scif_epd_connect_nb(c, &dst), -EINPROGRESS);
-	KUNIT_EXPECT_TRUE(test, scif_kt_wait_for(((struct scif_endpt *)l)->nreq));
-	return c;
-}
-
-/*
  * A connect left pending: the memory it offered waits after the close,
  * until the listener refuses the request (REJECT) or, @lose, until the
  * node is lost.
@@ -343,7 +300,7 @@ static void shm_quarantine_full(struct kunit *test)
 	for (i = 0; i < SCIF_SHM_QUARANTINE_MAX; i++) {
 		shm = scif_shm_alloc(n->a, 1, 0x7ab00000 + i, SZ_4K);
 		KUNIT_ASSERT_NOT_NULL(test, shm);
-		scif_shm_offer(shm, &w);
+		scif_shm_offer(shm, &w, 1);
 		scif_shm_put(n->a, shm);
 	}
 	KUNIT_EXPECT_EQ(test, scif_shm_quarantined(n->a, 1),
@@ -353,8 +310,13 @@ static void shm_quarantine_full(struct kunit *test)
 	shm = scif_shm_alloc(n->b, 0, 0x7ab10001, SZ_4K);
 	KUNIT_EXPECT_NOT_NULL(test, shm);
 	scif_shm_put(n->b, shm);
-	KUNIT_EXPECT_TRUE(test, scif_shm_unquarantine(n->a, 1, 0x7ab00000));
-	KUNIT_EXPECT_FALSE(test, scif_shm_unquarantine(n->a, 1, 0x7ab00000));
+	/* Another connect of the endpoint, or another writer, is not it. */
+	KUNIT_EXPECT_FALSE(test,
+			   scif_shm_unquarantine(n->a, 1, 0x7ab00000, 2, 0));
+	KUNIT_EXPECT_TRUE(test,
+			  scif_shm_unquarantine(n->a, 1, 0x7ab00000, 1, 0));
+	KUNIT_EXPECT_FALSE(test,
+			   scif_shm_unquarantine(n->a, 1, 0x7ab00000, 1, 0));
 	shm = scif_shm_alloc(n->a, 1, 0x7ab10002, SZ_4K);
 	KUNIT_EXPECT_NOT_NULL(test, shm);
 	scif_shm_put(n->a, shm);
@@ -404,35 +366,6 @@ static void shm_stream_check(struct kunit *test, scif_epd_t a, scif_epd_t b,
 	scif_kt_stream(test, &x, a, in, 10000);
 	vfree(in);
 	vfree(x.buf);
-}
-
-/* Bind a new endpoint of @si and listen on it; its port in *@port. */
-static scif_epd_t shm_listener(struct kunit *test, struct scif_instance *si,
-			       int *port)
-{
-	scif_epd_t l = scif_instance_open(si);
-
-	KUNIT_ASSERT_NOT_NULL(test, l);
-	*port = scif_bind(l, 0);
-	KUNIT_ASSERT_GE(test, *port, SCIF_PORT_RSVD);
-	KUNIT_ASSERT_EQ(test, scif_listen(l, 4), 0);
-	return l;
-}
-
-/*
- * What a connect that timed out leaves behind (30 s, too long to wait
- * for here): the endpoint is bound again, and its request, with the
- * memory it offered, is still out at the listener's node.
- */
-static void shm_connect_gave_up(scif_epd_t epd)
-{
-	struct scif_endpt *ep = epd;
-
-	spin_lock(&ep->lock);
-	ep->state = SCIF_EP_BOUND;
-	ep->conn_async = false;
-	ep->conn_report = false;
-	spin_unlock(&ep->lock);
 }
 
 /* How the request of a connect that gave up is answered in the end. */
@@ -605,6 +538,7 @@ static void shm_release_live_ep(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, shm);
 	KUNIT_ASSERT_TRUE(test, shm->active);
 	scif_msg_init(&m, SCIF_MSG_RELEASE, s->id, c->id, s->port, c->port, 0);
+	m.seq = cpu_to_le32(c->conn_gen);
 	KUNIT_ASSERT_EQ(test, scif_sim_inject(n->pair, n->a, &m, sizeof(m)),
 			0);
 	scif_sim_settle(n->pair);
@@ -656,6 +590,7 @@ static void shm_release_during_put_aside(struct kunit *test)
 	scif_shm_retire(n->a, shm);
 	KUNIT_ASSERT_EQ(test, scif_shm_quarantined(n->a, 1), 1U);
 	scif_msg_init(&m, SCIF_MSG_RELEASE, s->id, c->id, s->port, c->port, 0);
+	m.seq = cpu_to_le32(c->conn_gen);
 	KUNIT_ASSERT_EQ(test, scif_sim_inject(n->pair, n->a, &m, sizeof(m)),
 			0);
 	scif_sim_settle(n->pair);

@@ -54,13 +54,17 @@ int scif_send_reject(struct scif_instance *si, u16 node, u64 dst_ep,
 	return scif_node_send(si, node, &msg, NULL, 0);
 }
 
-/* Reset @dst_ep on @node: our @src_ep (0 if none) will not talk to it. */
+/*
+ * Reset @dst_ep on @node: our @src_ep (0 if none) will not talk to it.
+ * @gen names the connect, and with it the memory @src_ep offered for it.
+ */
 int scif_send_reset(struct scif_instance *si, u16 node, u64 dst_ep,
-		    u64 src_ep)
+		    u64 src_ep, u32 gen)
 {
 	struct scif_wire_msg msg;
 
 	scif_msg_init(&msg, SCIF_MSG_DISCONNECT, src_ep, dst_ep, 0, 0, 0);
+	msg.seq = cpu_to_le32(gen);
 	return scif_node_send(si, node, &msg, NULL, 0);
 }
 
@@ -197,7 +201,7 @@ static int __scif_connect(scif_epd_t epd, struct scif_port_id *dst,
 		      ep->rx_size);
 	msg.seq = cpu_to_le32(gen);
 	if (ep->shm) {
-		scif_shm_offer(ep->shm, &offer);
+		scif_shm_offer(ep->shm, &offer, gen);
 		msg.len = cpu_to_le16(sizeof(offer));
 	}
 	ret = scif_node_send(si, dst->node, &msg, &offer,
@@ -373,6 +377,7 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 	nep->peer.node = req->key.node;
 	nep->peer.port = req->port;
 	nep->peer_ep = req->key.ep_id;
+	nep->conn_gen = req->key.gen;
 	nep->tx_ring = req->ring;
 	nep->max_chunk = chunk;
 	nep->state = SCIF_EP_CONNECTED;
@@ -382,7 +387,8 @@ int scif_accept(scif_epd_t epd, struct scif_port_id *peer, scif_epd_t *newepd,
 		      req->port, nep->rx_size);
 	msg.seq = cpu_to_le32(req->key.gen);
 	if (shm) {
-		scif_shm_offer(nep->shm, &offer);
+		scif_shm_offer(nep->shm, &offer, req->key.gen);
+		scif_shm_set_writer(nep->shm, req->key.ep_id);
 		msg.len = cpu_to_le16(sizeof(offer));
 	}
 	ret = scif_node_send(si, req->key.node, &msg, &offer,

@@ -175,20 +175,22 @@ int scif_handle_accept(struct scif_instance *si, u16 node,
 	ep = scif_ep_lookup(si, dst);
 	if (!ep) {
 		/* The requester is gone: reset the endpoint that accepted. */
-		scif_send_reset(si, node, src, dst);
+		scif_send_reset(si, node, src, dst, le32_to_cpu(msg->seq));
 		return -ENOENT;
 	}
 	if (len)
 		memcpy(&offer, data, len);
 	ret = scif_connect_shm(si, ep, node, msg, len ? &offer : NULL);
 	if (ret) {
-		scif_send_reset(si, node, src, dst);
+		scif_send_reset(si, node, src, dst, le32_to_cpu(msg->seq));
 		scif_ep_put(ep);
 		return ret;
 	}
 	spin_lock(&ep->lock);
 	if (scif_answers_connect(ep, node, msg)) {
 		ep->peer_ep = src;
+		if (ep->shm)
+			scif_shm_set_writer(ep->shm, src);
 		ep->tx_ring = ring;
 		ep->tx_seq = 0;
 		ep->tx_acked = 0;
@@ -207,7 +209,7 @@ int scif_handle_accept(struct scif_instance *si, u16 node,
 	if (!ret)
 		wake_up_all(&ep->wq);
 	else if (ret == -EPROTO)
-		scif_send_reset(si, node, src, dst);
+		scif_send_reset(si, node, src, dst, le32_to_cpu(msg->seq));
 	scif_ep_put(ep);
 	return ret;
 }
@@ -231,7 +233,9 @@ int scif_handle_reject(struct scif_instance *si, u16 node,
 	ep = scif_ep_lookup_live(si, dst);
 	if (!ep) {
 		/* Nobody accepted: nobody writes the memory it offered. */
-		return scif_shm_unquarantine(si, node, dst) ? 0 : -ENOENT;
+		return scif_shm_unquarantine(si, node, dst,
+					     le32_to_cpu(msg->seq), 0) ?
+		       0 : -ENOENT;
 	}
 	spin_lock(&ep->lock);
 	if (scif_answers_connect(ep, node, msg)) {
@@ -255,7 +259,7 @@ int scif_handle_reject(struct scif_instance *si, u16 node,
 	 * scif_handle_release()); nobody writes it now.
 	 */
 	if (ret == -ENOENT && !shm_here &&
-	    scif_shm_unquarantine(si, node, dst))
+	    scif_shm_unquarantine(si, node, dst, le32_to_cpu(msg->seq), 0))
 		ret = 0;
 	return ret;
 }

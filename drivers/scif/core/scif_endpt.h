@@ -216,7 +216,7 @@ void scif_connect_node_lost(struct scif_endpt *ep, u16 node);
 int scif_send_reject(struct scif_instance *si, u16 node, u64 dst_ep,
 		     u32 gen, u16 src_port, u16 dst_port, int err);
 int scif_send_reset(struct scif_instance *si, u16 node, u64 dst_ep,
-		    u64 src_ep);
+		    u64 src_ep, u32 gen);
 
 /* core/scif_stream.c */
 void scif_ep_reset(struct scif_endpt *ep, int err);

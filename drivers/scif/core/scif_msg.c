@@ -55,7 +55,8 @@ static int scif_msg_dispatch(struct scif_instance *si, u16 node,
 	/* seq: a stream offset (DATA) or the number of a connect. */
 	if (msg->seq && msg->type != SCIF_MSG_DATA &&
 	    msg->type != SCIF_MSG_CONNREQ && msg->type != SCIF_MSG_ACCEPT &&
-	    msg->type != SCIF_MSG_REJECT)
+	    msg->type != SCIF_MSG_REJECT && msg->type != SCIF_MSG_DISCONNECT &&
+	    msg->type != SCIF_MSG_RELEASE)
 		return -EPROTO;
 	if (len && msg->type != SCIF_MSG_DATA &&
 	    msg->type != SCIF_MSG_CONNREQ && msg->type != SCIF_MSG_ACCEPT)

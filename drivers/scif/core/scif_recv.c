@@ -120,6 +120,7 @@ static int __scif_recv(scif_epd_t epd, struct iov_iter *to, int flags)
 			ret = scif_stream_check_sync(ep);
 			if (ret)
 				break;
+			cond_resched();
 			continue;
 		}
 		if (credit)

@@ -92,8 +92,10 @@ static int __scif_send(scif_epd_t epd, struct iov_iter *from, int flags)
 		spin_unlock(&ep->lock);
 		if (ret == -EPROTO) {
 			ret = scif_stream_check_sync(ep);
-			if (!ret)
+			if (!ret) {
+				cond_resched();
 				continue;
+			}
 		}
 		if (ret)
 			break;

@@ -130,7 +130,12 @@ struct scif_shm *scif_shm_alloc(struct scif_instance *si, u16 node,
 	shm->node = node;
 	shm->size = size;
 	shm->order = get_order(size);
-	shm->pages = alloc_pages(GFP_KERNEL_ACCOUNT | __GFP_NOWARN, shm->order);
+	/*
+	 * Zeroed: the peer and, through SCIF_STREAM_MAP, processes on both
+	 * sides read the ring before anything was written into it.
+	 */
+	shm->pages = alloc_pages(GFP_KERNEL_ACCOUNT | __GFP_NOWARN | __GFP_ZERO,
+				 shm->order);
 	shm->ctl_page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	if (!shm->pages || !shm->ctl_page)
 		goto free_pages;
@@ -173,38 +178,65 @@ bool scif_shm_reusable(struct scif_shm *shm)
 	spin_unlock(&shm->lock);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_shm_reusable);
 
 /**
  * scif_shm_reuse() - make reusable memory fresh for a new connect
  * @shm: state for which scif_shm_reusable() said true
+ *
+ * The ring is cleared too: the next peer must not read what the previous
+ * one may have written.
  */
 void scif_shm_reuse(struct scif_shm *shm)
 {
+	if (shm->offered)
+		memset(shm->ring, 0, shm->size);
 	spin_lock(&shm->lock);
 	memset(shm->ctl, 0, sizeof(*shm->ctl));
+	shm->writer = 0;
+	shm->woke_sent = 0;
+	shm->woke_read = 0;
 	shm->offered = false;
 	shm->active = false;
 	shm->peer_done = false;
 	shm->remote_ok = false;
 	spin_unlock(&shm->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_shm_reuse);
 
 /**
  * scif_shm_offer() - describe our memory to the peer
  * @shm: the state
  * @w: filled in, to be sent in CONNREQ or ACCEPT
+ * @gen: the number of the connect the message belongs to
  *
- * From here on the peer may write it until it says it stopped.
+ * From here on the peer may write it until it says it stopped, in an
+ * answer that names @gen.
  */
-void scif_shm_offer(struct scif_shm *shm, struct scif_wire_shm *w)
+void scif_shm_offer(struct scif_shm *shm, struct scif_wire_shm *w, u32 gen)
 {
 	spin_lock(&shm->lock);
 	shm->offered = true;
+	shm->gen = gen;
 	spin_unlock(&shm->lock);
+	memset(w, 0, sizeof(*w));
 	w->ring = cpu_to_le64(shm->ring_addr);
 	w->ctl = cpu_to_le64(shm->ctl_addr);
+	w->page_shift = PAGE_SHIFT;
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_shm_offer);
+
+/**
+ * scif_shm_set_writer() - name the peer endpoint that writes our memory
+ * @shm: the state, offered
+ * @writer: the peer's endpoint id
+ *
+ * Answers that let go of the memory are then taken from @writer alone.
+ */
+void scif_shm_set_writer(struct scif_shm *shm, u64 writer)
+{
+	WRITE_ONCE(shm->writer, writer);
+}
 
 /* Our pointer to @len bytes the peer offered at @a, or NULL if it lies. */
 static void *scif_shm_peer_ptr(struct scif_link *link, u64 a, size_t len)
@@ -238,22 +270,35 @@ static void *scif_shm_peer_ptr(struct scif_link *link, u64 a, size_t len)
  * Does not sleep, so that a caller may hold the endpoint's lock (which
  * keeps @shm from being replaced under it).
  *
- * Return: 0, -EPROTO (addresses outside what the link reaches, or
- * misaligned), -ENODEV (the node is gone).
+ * The peer's page size may differ from ours. Its memory is aligned to its
+ * own pages; a process here may map it only where those pages are at
+ * least as large as ours, else one of our pages would also cover memory
+ * the peer never offered.
+ *
+ * Return: 0, -EPROTO (addresses outside what the link reaches, misaligned,
+ * or a page size no node has), -ENODEV (the node is gone).
  */
 int scif_shm_attach(struct scif_instance *si, struct scif_shm *shm,
 		    const struct scif_wire_shm *w, u32 peer_size)
 {
 	u64 ring = le64_to_cpu(w->ring), ctl = le64_to_cpu(w->ctl);
 	struct scif_wire_shm_ctl *pctl;
+	u64 peer_page, mappable;
 	struct scif_node *n;
 	u8 *pring;
 
 	lockdep_assert_held_read(&si->nodes_rwsem);
 
-	if (!is_power_of_2(peer_size) || (ring & ~PAGE_MASK) ||
-	    (ctl & (sizeof(*pctl) - 1)))
+	if (w->page_shift < SCIF_WIRE_PAGE_SHIFT_MIN ||
+	    w->page_shift > SCIF_WIRE_PAGE_SHIFT_MAX ||
+	    memchr_inv(w->rsvd, 0, sizeof(w->rsvd)))
 		return -EPROTO;
+	peer_page = 1ULL << w->page_shift;
+	if (!is_power_of_2(peer_size) || (ring & (peer_page - 1)) || (ctl & (sizeof(*pctl) - 1)))
+		return -EPROTO;
+	/* Pages of ours lie wholly inside pages of the peer's. */
+	mappable = w->page_shift >= PAGE_SHIFT && !(ring & ~PAGE_MASK) &&
+		   !(ctl & (peer_page - 1));
 	n = xa_load(&si->nodes, shm->node);
 	if (!n)
 		return -ENODEV;
@@ -265,9 +310,10 @@ int scif_shm_attach(struct scif_instance *si, struct scif_shm *shm,
 	shm->peer_ring = pring;
 	shm->peer_ctl = pctl;
 	shm->nt_copy = !n->link->rma_local;
+	shm->peer_ring_phys = 0;
+	shm->peer_ctl_phys = 0;
 	/* A process may map them only where the block is alone on its page. */
-	if (!(ctl & ~PAGE_MASK) && (n->link->rma_local ||
-				    n->link->peer_mem_phys)) {
+	if (mappable && (n->link->rma_local || n->link->peer_mem_phys)) {
 		shm->peer_ring_phys = ring;
 		shm->peer_ctl_phys = ctl;
 		if (!n->link->rma_local) {
@@ -280,6 +326,7 @@ int scif_shm_attach(struct scif_instance *si, struct scif_shm *shm,
 	spin_unlock(&shm->lock);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_shm_attach);
 
 /*
  * Take the peer's memory out of every process's view of the stream
@@ -325,6 +372,7 @@ void scif_shm_set_peer_done(struct scif_shm *shm)
 	shm->peer_done = true;
 	spin_unlock(&shm->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_shm_set_peer_done);
 
 /**
  * scif_shm_retire() - keep memory the peer may still write in quarantine
@@ -402,14 +450,21 @@ void scif_shm_unref(struct scif_shm *shm)
  * @si: the instance
  * @node: the peer's node
  * @ep_id: the closed endpoint
+ * @gen: the connect the answer names: only the memory offered for it
+ * @writer: the peer endpoint that says it stopped, 0 for a refusal (then
+ *	    only memory nobody was known to write matches)
  *
  * Takes the memory out of the quarantine and drops its reference: it is
- * freed now, or with the endpoint if that still lives.
+ * freed now, or with the endpoint if that still lives. Memory another
+ * connect of @ep_id offered, or that another endpoint writes, stays.
  *
  * Return: whether such memory was waiting.
  */
-bool scif_shm_unquarantine(struct scif_instance *si, u16 node, u64 ep_id)
+bool scif_shm_unquarantine(struct scif_instance *si, u16 node, u64 ep_id,
+			   u32 gen, u64 writer)
 {
+	u64 w;
+
 	struct scif_shm *shm, *found = NULL;
 	struct scif_node *n;
 
@@ -418,7 +473,9 @@ bool scif_shm_unquarantine(struct scif_instance *si, u16 node, u64 ep_id)
 	if (n) {
 		spin_lock(&n->shm_q_lock);
 		list_for_each_entry(shm, &n->shm_q, qlink) {
-			if (shm->ep_id == ep_id) {
+			w = READ_ONCE(shm->writer);
+			if (shm->ep_id == ep_id && shm->gen == gen &&
+			    (!w || w == writer)) {
 				list_del_init(&shm->qlink);
 				n->shm_q_len--;
 				found = shm;
@@ -581,6 +638,7 @@ void scif_shm_arm(struct scif_shm *shm, bool rx, u32 seen)
 	spin_unlock(&shm->lock);
 	mb();	/* the event index before our next look at the peer's */
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_shm_arm);
 
 /**
  * scif_shm_wake_due() - whether the peer sleeps until the move just made
@@ -602,6 +660,29 @@ bool scif_shm_wake_due(struct scif_shm *shm, bool rx, u32 from, u32 to)
 				 READ_ONCE(shm->ctl->tx_event));
 	/* The event index lies in [from, to): the sleeper saw no more. */
 	return to - event - 1 < to - from;
+}
+
+/**
+ * scif_shm_user_wake_due() - whether a process's request for a WAKE is due
+ * @shm: the state
+ * @sent: our write position, as the process published it
+ * @read: our read position, likewise
+ *
+ * The caller holds &scif_endpt.lock, which protects the positions seen at
+ * the previous request. A request is due when either position moved past
+ * the peer's event index since then (scif_shm_wake_due()).
+ *
+ * Return: true if a WAKE must go out.
+ */
+bool scif_shm_user_wake_due(struct scif_shm *shm, u32 sent, u32 read)
+{
+	bool due;
+
+	due = scif_shm_wake_due(shm, true, shm->woke_sent, sent) ||
+	      scif_shm_wake_due(shm, false, shm->woke_read, read);
+	shm->woke_sent = sent;
+	shm->woke_read = read;
+	return due;
 }
 
 /**

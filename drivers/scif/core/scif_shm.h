@@ -79,6 +79,15 @@ enum scif_shm_part {
  * @retired: scif_shm_retire() ran and queued it; under the node's
  *	     &scif_node.shm_q_lock
  * @ep_id: id of the endpoint, by which the peer releases it
+ * @gen: number of the connect whose CONNREQ or ACCEPT offered the memory
+ *	 (the requester's &scif_endpt.conn_gen): every answer that lets go
+ *	 of it names this number too, so that an answer about one offer of
+ *	 an endpoint never frees another (an endpoint keeps its id across
+ *	 connects). Set by scif_shm_offer()
+ * @writer: the peer endpoint that may write the memory, once known (the
+ *	    acceptor, or the requester for an acceptor's memory); 0 while
+ *	    only the offer is out. Written once with WRITE_ONCE() before the
+ *	    connection is used, read under the node's &scif_node.shm_q_lock
  * @node: the peer's node
  * @dev: the device our pages are DMA-mapped for (a reference), or NULL
  *	 where the peer reaches them by physical address
@@ -128,12 +137,17 @@ enum scif_shm_part {
  * @rx_kernel: a scif_recv() owns the read position, which is then not
  *	       taken from @user; under &scif_endpt.lock
  * @tx_kernel: likewise a scif_send() and the write position
+ * @woke_sent: our write position at a process's last SCIF_STREAM_WAKE
+ *	       (scif_shm_user_wake_due()); under &scif_endpt.lock
+ * @woke_read: likewise our read position
  */
 struct scif_shm {
 	struct list_head qlink;
 	struct kref ref;
 	bool retired;
 	u64 ep_id;
+	u32 gen;
+	u64 writer;
 	u16 node;
 	struct device *dev;
 	struct page *pages;
@@ -160,13 +174,16 @@ struct scif_shm {
 	struct page *sink;
 	bool rx_kernel;
 	bool tx_kernel;
+	u32 woke_sent;
+	u32 woke_read;
 };
 
 struct scif_shm *scif_shm_alloc(struct scif_instance *si, u16 node,
 				u64 ep_id, u32 size);
 void scif_shm_reuse(struct scif_shm *shm);
 bool scif_shm_reusable(struct scif_shm *shm);
-void scif_shm_offer(struct scif_shm *shm, struct scif_wire_shm *w);
+void scif_shm_offer(struct scif_shm *shm, struct scif_wire_shm *w, u32 gen);
+void scif_shm_set_writer(struct scif_shm *shm, u64 writer);
 int scif_shm_attach(struct scif_instance *si, struct scif_shm *shm,
 		    const struct scif_wire_shm *w, u32 peer_size);
 void scif_shm_stop(struct scif_shm *shm);
@@ -175,7 +192,8 @@ void scif_shm_retire(struct scif_instance *si, struct scif_shm *shm);
 void scif_shm_put(struct scif_instance *si, struct scif_shm *shm);
 void scif_shm_get(struct scif_shm *shm);
 void scif_shm_unref(struct scif_shm *shm);
-bool scif_shm_unquarantine(struct scif_instance *si, u16 node, u64 ep_id);
+bool scif_shm_unquarantine(struct scif_instance *si, u16 node, u64 ep_id,
+			   u32 gen, u64 writer);
 void scif_shm_node_lost(struct list_head *quarantine);
 unsigned int scif_shm_quarantined(struct scif_instance *si, u16 node);
 
@@ -184,6 +202,7 @@ int scif_shm_write(struct scif_shm *shm, u32 seq, u32 peer_size,
 void scif_shm_publish_read(struct scif_shm *shm, u32 read);
 void scif_shm_arm(struct scif_shm *shm, bool rx, u32 seen);
 bool scif_shm_wake_due(struct scif_shm *shm, bool rx, u32 from, u32 to);
+bool scif_shm_user_wake_due(struct scif_shm *shm, u32 sent, u32 read);
 void scif_shm_show(struct seq_file *m, struct scif_shm *shm, u32 read,
 		   u32 sent);
 u32 scif_shm_written(struct scif_shm *shm);

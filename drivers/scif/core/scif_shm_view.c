@@ -236,23 +236,37 @@ void scif_stream_user_leave(struct scif_endpt *ep, bool tx)
  * @ep: the endpoint
  *
  * A process that moved an index past the event index the peer left in our
- * control block sends the WAKE the kernel would have sent.
+ * control block asks for the WAKE the kernel would have sent. The kernel
+ * sends it only if the process's positions, as published, moved past that
+ * event index since the last such request: the peer is then woken once
+ * per move and per sleep, however often a process asks.
  *
- * Return: 0, -EOPNOTSUPP (the stream goes by messages), or the error of
- * the stream's state (-ENOTCONN, -ECONNRESET, -ENODEV).
+ * Return: 0 (also when no WAKE was due), -EOPNOTSUPP (the stream goes by
+ * messages), or the error of the stream's state (-ENOTCONN, -ECONNRESET,
+ * -ENODEV), also after an impossible position reset the connection.
  */
 int scif_stream_user_wake(struct scif_endpt *ep)
 {
 	struct scif_shm *shm;
-	int ret;
+	bool due = false;
+	int ret, sync = 0;
 
 	spin_lock(&ep->lock);
 	ret = scif_stream_state_err(ep);
 	shm = ep->shm;
 	if (!ret && (!shm || !shm->active))
 		ret = -EOPNOTSUPP;
+	if (!ret) {
+		sync = scif_stream_sync(ep);
+		if (!sync)
+			due = scif_shm_user_wake_due(shm, ep->tx_seq,
+						     ep->rx_read);
+	}
 	spin_unlock(&ep->lock);
-	if (!ret)
+	if (sync)
+		return scif_stream_check_sync(ep);
+	if (due)
 		scif_stream_wake(ep);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_stream_user_wake);

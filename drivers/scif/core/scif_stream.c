@@ -97,6 +97,7 @@ void scif_ep_reset(struct scif_endpt *ep, int err)
 			    ep->si->name, ep->peer.node, err);
 	scif_msg_init(&msg, SCIF_MSG_DISCONNECT, ep->id, ep->peer_ep, ep->port,
 		      ep->peer.port, 0);
+	msg.seq = cpu_to_le32(ep->conn_gen);
 	scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_ep_reset);

@@ -36,6 +36,7 @@ void scif_data_shutdown(struct scif_endpt *ep)
 		scif_shm_stop(ep->shm);
 	scif_msg_init(&msg, SCIF_MSG_DISCONNECT, ep->id, ep->peer_ep, ep->port,
 		      ep->peer.port, 0);
+	msg.seq = cpu_to_le32(ep->conn_gen);
 	scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
 	mutex_unlock(&ep->send_mutex);
 }
@@ -171,18 +172,19 @@ int scif_handle_credit(struct scif_instance *si, u16 node,
 int scif_handle_disconnect(struct scif_instance *si, u16 node,
 			   const struct scif_wire_msg *msg)
 {
+	u64 src = le64_to_cpu(msg->src_ep), dst = le64_to_cpu(msg->dst_ep);
+	u32 gen = le32_to_cpu(msg->seq);
 	struct scif_wire_msg rel;
 	struct scif_endpt *ep;
 	bool release = false;
 	int ret;
 
-	if (msg->seq || msg->arg || !msg->src_ep || !msg->dst_ep)
+	if (msg->arg || !src || !dst)
 		return -EPROTO;
-	ep = scif_ep_lookup_live(si, le64_to_cpu(msg->dst_ep));
+	ep = scif_ep_lookup_live(si, dst);
 	if (!ep) {
 		/* Closed: its memory may wait for this very word. */
-		return scif_shm_unquarantine(si, node,
-					     le64_to_cpu(msg->dst_ep)) ?
+		return scif_shm_unquarantine(si, node, dst, gen, src) ?
 		       0 : -ENOENT;
 	}
 	ret = -EPROTO;
@@ -205,6 +207,7 @@ int scif_handle_disconnect(struct scif_instance *si, u16 node,
 	if (release) {
 		scif_msg_init(&rel, SCIF_MSG_RELEASE, ep->id, ep->peer_ep,
 			      ep->port, ep->peer.port, 0);
+		rel.seq = cpu_to_le32(ep->conn_gen);
 		scif_node_send(si, node, &rel, NULL, 0);
 	}
 	scif_ep_put(ep);
@@ -212,7 +215,7 @@ int scif_handle_disconnect(struct scif_instance *si, u16 node,
 	 * From the acceptor of a connect we gave up on: it no longer writes
 	 * the memory that connect offered, which waits in quarantine.
 	 */
-	if (ret && scif_shm_unquarantine(si, node, le64_to_cpu(msg->dst_ep)))
+	if (ret && scif_shm_unquarantine(si, node, dst, gen, src))
 		ret = 0;
 	return ret;
 }
@@ -244,7 +247,8 @@ int scif_handle_wake(struct scif_instance *si, u16 node,
 int scif_handle_release(struct scif_instance *si, u16 node,
 			const struct scif_wire_msg *msg)
 {
-	u64 dst = le64_to_cpu(msg->dst_ep);
+	u64 src = le64_to_cpu(msg->src_ep), dst = le64_to_cpu(msg->dst_ep);
+	u32 gen = le32_to_cpu(msg->seq);
 	struct scif_endpt *ep;
 	int ret = -EPROTO;
 
@@ -252,9 +256,13 @@ int scif_handle_release(struct scif_instance *si, u16 node,
 		return -EPROTO;
 	ep = scif_ep_lookup_live(si, dst);
 	if (!ep)
-		return scif_shm_unquarantine(si, node, dst) ? 0 : -ENOENT;
+		return scif_shm_unquarantine(si, node, dst, gen, src) ?
+		       0 : -ENOENT;
 	spin_lock(&ep->lock);
-	if (ep->shm && ep->shm->node == node) {
+	/* Only the offer the release names, and only from its writer. */
+	if (ep->shm && ep->shm->node == node && ep->shm->gen == gen &&
+	    (!READ_ONCE(ep->shm->writer) ||
+	     READ_ONCE(ep->shm->writer) == src)) {
 		scif_shm_set_peer_done(ep->shm);
 		ret = 0;
 	}
@@ -265,7 +273,7 @@ int scif_handle_release(struct scif_instance *si, u16 node,
 	 * out has put that memory aside (scif_ep_alloc_ring()): it waits in
 	 * quarantine, and the endpoint may still point to it while it does.
 	 */
-	if (scif_shm_unquarantine(si, node, dst))
+	if (scif_shm_unquarantine(si, node, dst, gen, src))
 		ret = 0;
 	return ret;
 }

@@ -16,7 +16,7 @@
 #include <linux/sizes.h>
 #include <linux/types.h>
 
-#define SCIF_WIRE_VERSION	2
+#define SCIF_WIRE_VERSION	3
 
 /**
  * enum scif_msg_type - what a message asks of its receiver
@@ -40,7 +40,9 @@
  *		     (modulo 2^32); the space may be refilled
  * @SCIF_MSG_DISCONNECT: @src_ep closed (or never existed); its peer
  *			 @dst_ep is reset. @src_ep no longer writes into
- *			 @dst_ep's memory
+ *			 @dst_ep's memory: that offered for the connect
+ *			 numbered @seq (the requester's number, which both
+ *			 ends of a connection keep)
  * @SCIF_MSG_REG_OPEN: @src_ep registers its window @arg; the data is one
  *		       &struct scif_wire_reg, followed by the addresses of
  *		       the window's first pages (as in REG_PAGES from page
@@ -81,7 +83,8 @@
  * @SCIF_MSG_WAKE: a shared-memory stream moved past the event index @dst_ep
  *		   left in &struct scif_wire_shm_ctl before it slept
  * @SCIF_MSG_RELEASE: @src_ep no longer writes into the memory @dst_ep
- *		      offered for its stream, which may be freed
+ *		      offered for its stream in the connect numbered @seq,
+ *		      which may be freed
  * @SCIF_MSG_UNREG_SEEN: the peer took window @arg of @dst_ep out of its
  *			 tables: nothing it starts from now on reaches the
  *			 window. UNREG_ACK follows once what it started
@@ -127,7 +130,8 @@ static inline bool scif_msg_is_rma(u8 type)
  * @type: an &enum scif_msg_type
  * @len: number of data bytes following the message (0 for types without data)
  * @seq: stream offset of the data (DATA), number of the connect (CONNREQ,
- *	 ACCEPT, REJECT), type-specific for RMA types, else 0
+ *	 ACCEPT, REJECT, DISCONNECT, RELEASE), type-specific for RMA types,
+ *	 else 0
  * @src_ep: ID of the sending endpoint (0 if none)
  * @dst_ep: ID of the endpoint addressed (0 for CONNREQ)
  * @src_port: port of the sender
@@ -177,15 +181,25 @@ struct scif_wire_rma {
 /* @arg of RMA_GET: send the last partial cache line on its own, last. */
 #define SCIF_WIRE_RMA_ORDERED	0x2
 
+/* Page sizes a node may have: 4 KiB to 64 KiB. */
+#define SCIF_WIRE_PAGE_SHIFT_MIN	12
+#define SCIF_WIRE_PAGE_SHIFT_MAX	16
+
 /**
  * struct scif_wire_shm - memory an endpoint offers for its stream
  * @ring: address, as the peer reaches our memory, of our receive ring
  *	  (physically contiguous, of the size the message's @arg gives)
  * @ctl: address of our &struct scif_wire_shm_ctl
+ * @page_shift: log2 of the offering node's page size: the granule at which
+ *		its memory is its own, and so the most a process on the other
+ *		side may map around @ring and @ctl
+ * @rsvd: must be zero
  */
 struct scif_wire_shm {
 	__le64 ring;
 	__le64 ctl;
+	u8 page_shift;
+	u8 rsvd[7];
 };
 
 /**

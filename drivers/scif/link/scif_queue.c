@@ -45,6 +45,7 @@ static void scif_link_queue_work(struct work_struct *work)
 		spin_lock(&lq->lock);
 		lq->pending--;
 		spin_unlock(&lq->lock);
+		wake_up(&lq->room);
 		cond_resched();
 	}
 }
@@ -89,6 +90,24 @@ int scif_link_queue_push(struct scif_link_queue *lq, const void *buf,
 	return scif_link_queue_add(lq, pkt);
 }
 
+/* Whether the caller runs inside the delivery of some link queue. */
+static bool scif_link_queue_delivering(void)
+{
+	struct work_struct *w = current_work();
+
+	return w && w->func == scif_link_queue_work;
+}
+
+static bool scif_link_queue_has_room(struct scif_link_queue *lq)
+{
+	bool room;
+
+	spin_lock(&lq->lock);
+	room = lq->dead || lq->pending < SCIF_LINK_QUEUE_MAX;
+	spin_unlock(&lq->lock);
+	return room;
+}
+
 static int scif_link_queue_send(struct scif_link *link,
 				const struct scif_wire_msg *msg,
 				const void *data, size_t len)
@@ -111,14 +130,19 @@ static int scif_link_queue_send(struct scif_link *link,
 				   len);
 		return 0;
 	}
+	/* Backpressure: a full queue makes the sender wait (see the header). */
+	if (!scif_link_queue_delivering())
+		wait_event_timeout(lq->room, scif_link_queue_has_room(lq),
+				   SCIF_LINK_QUEUE_WAIT);
 	/*
 	 * A link does not lose a message for want of memory, as a hardware
 	 * ring does not: the protocol above cannot resend one, and would
 	 * reset the connection and keep its windows pinned for good. The
-	 * packet is at most a message and a chunk (16 KiB): wait for it.
+	 * packet is at most a message and a chunk (16 KiB): wait for it,
+	 * charged to the sender.
 	 */
 	pkt = kmalloc(struct_size(pkt, buf, sizeof(*msg) + len),
-		      GFP_KERNEL | __GFP_NOFAIL);
+		      GFP_KERNEL_ACCOUNT | __GFP_NOFAIL);
 	pkt->size = sizeof(*msg) + len;
 	memcpy(pkt->buf, msg, sizeof(*msg));
 	if (len)
@@ -154,6 +178,7 @@ void scif_link_queue_init(struct scif_link_queue *lq,
 	lq->dead = false;
 	lq->inline_rx = false;
 	INIT_WORK(&lq->work, scif_link_queue_work);
+	init_waitqueue_head(&lq->room);
 }
 
 /**
@@ -196,6 +221,7 @@ void scif_link_queue_stop(struct scif_link_queue *lq)
 	lq->dead = true;
 	list_splice_init(&lq->pkts, &pkts);
 	spin_unlock(&lq->lock);
+	wake_up_all(&lq->room);
 	cancel_work_sync(&lq->work);
 	/* A delivery that was running may have queued more; drop that too. */
 	spin_lock(&lq->lock);

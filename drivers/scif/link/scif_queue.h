@@ -8,9 +8,21 @@
 
 #include <linux/list.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "../core/scif_link.h"
+
+/*
+ * Messages a queue holds before a sender waits for its receiver, as it
+ * would wait for room in a hardware ring. Answers sent while a queue
+ * delivers never wait (they are bounded by what was delivered, and their
+ * receiver may be the very worker that drains this queue); nor does a
+ * sender wait longer than %SCIF_LINK_QUEUE_WAIT, so that a sender holding
+ * a lock the receiver needs slows down instead of deadlocking.
+ */
+#define SCIF_LINK_QUEUE_MAX	1024
+#define SCIF_LINK_QUEUE_WAIT	(HZ / 2)
 
 /**
  * struct scif_link_queue - one direction of an in-memory link
@@ -27,6 +39,7 @@
  *	       delivery nests inside another)
  * @work: delivers @pkts to @dst, one at a time and in order, in process
  *	  context (a work item never runs concurrently with itself)
+ * @room: senders waiting for @pending to fall below %SCIF_LINK_QUEUE_MAX
  */
 struct scif_link_queue {
 	struct scif_link link;
@@ -38,6 +51,7 @@ struct scif_link_queue {
 	bool dead;
 	bool inline_rx;
 	struct work_struct work;
+	wait_queue_head_t room;
 };
 
 void scif_link_queue_init(struct scif_link_queue *lq,
