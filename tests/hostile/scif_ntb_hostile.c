@@ -168,7 +168,7 @@ static u32 hs_get(struct hs_dev *hs, int idx)
 
 static void hs_publish(struct hs_dev *hs)
 {
-	hs->nonce = (prandom_u32_state(&hs->rnd) | 1);
+	hs->nonce = (prandom_u32_state(&hs->rnd) | 3);
 	hs_put(hs, SCIF_NTB_SPAD_NONCE, 0);
 	hs_put(hs, SCIF_NTB_SPAD_ACK, 0);
 	hs_put(hs, SCIF_NTB_SPAD_CAPS, SCIF_NTB_CAP_FLAT);
@@ -234,8 +234,11 @@ static int hs_session(struct hs_dev *hs)
 			continue;
 		}
 		hs->vnonce = vn;
-		hs_put(hs, SCIF_NTB_SPAD_ACK, vn);
-		if (hs_get(hs, SCIF_NTB_SPAD_ACK) != hs->nonce) {
+		/* Our window is open already: both acknowledgments at once. */
+		hs_put(hs, SCIF_NTB_SPAD_ACK, scif_ntb_ack_open(vn));
+		/* The victim's window is open for us once it says so. */
+		if (hs_get(hs, SCIF_NTB_SPAD_ACK) !=
+		    scif_ntb_ack_open(hs->nonce)) {
 			usleep_range(5000, 10000);
 			continue;
 		}

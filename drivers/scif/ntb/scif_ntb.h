@@ -27,7 +27,7 @@
 
 /* Link-up handshake in scratchpads: SCIF_NTB_SPADS words per sender port. */
 #define SCIF_NTB_MAGIC		0x5c1f4e00u	/* low byte: protocol version */
-#define SCIF_NTB_VERSION	1
+#define SCIF_NTB_VERSION	2
 #define SCIF_NTB_SPADS		8
 
 /**
@@ -42,7 +42,10 @@
  * @SCIF_NTB_SPAD_ADDR_HI: same, high 32 bits
  * @SCIF_NTB_SPAD_SIZE: size of that region in bytes
  * @SCIF_NTB_SPAD_NONCE: nonzero, new at every link-up of the writer
- * @SCIF_NTB_SPAD_ACK: the reader's nonce as the writer last saw it
+ * @SCIF_NTB_SPAD_ACK: the reader's nonce as the writer last saw it: as is
+ *		       once the writer dropped the reader's previous
+ *		       session, scif_ntb_ack_open() of it once the writer's
+ *		       window is open too
  */
 enum scif_ntb_spad {
 	SCIF_NTB_SPAD_MAGIC,
@@ -54,6 +57,15 @@ enum scif_ntb_spad {
 	SCIF_NTB_SPAD_NONCE,
 	SCIF_NTB_SPAD_ACK,
 };
+
+/*
+ * The second acknowledgment of the peer's nonce (always odd, never 1):
+ * our window is open for the peer.
+ */
+static inline u32 scif_ntb_ack_open(u32 nonce)
+{
+	return nonce & ~1u;
+}
 
 /**
  * enum scif_ntb_caps - capability bits of the handshake
@@ -143,6 +155,13 @@ struct scif_ntb_dev;
  * @region_bytes: its size as allocated (at least
  *		  &scif_ntb_dev.region_size)
  * @flat_in: our inbound window is direct (flat at 0) in this session
+ * @in_addr: where our inbound window is to point once opened: 0 (direct)
+ *	     or @region_dma (translated); set by scif_ntb_mw_setup()
+ * @in_size: how much of it, likewise
+ * @in_open: the translation of our inbound window is set: the peer reaches
+ *	     our memory. Only once the peer acknowledged this session's
+ *	     nonce, that is after it dropped everything of our previous
+ *	     session (processes' mappings included)
  * @ring_off: offset of @region inside our inbound window, sent to the peer
  * @rx_cells: cells in our ring
  * @rx_mutex: serialises the drains of our ring (the receive works and
@@ -209,6 +228,9 @@ struct scif_ntb_peer {
 	dma_addr_t region_dma;
 	size_t region_bytes;
 	bool flat_in;
+	resource_size_t in_addr;
+	resource_size_t in_size;
+	bool in_open;
 	u64 ring_off;
 	u32 rx_cells;
 	struct mutex rx_mutex;	/* drains, see above */
@@ -300,6 +322,8 @@ void scif_ntb_peer_broken(struct scif_ntb_peer *p, const char *why);
 
 /* scif_ntb_window.c */
 int scif_ntb_mw_setup(struct scif_ntb_peer *p);
+int scif_ntb_mw_open(struct scif_ntb_peer *p);
+void scif_ntb_mw_close(struct scif_ntb_peer *p);
 int scif_ntb_map_peer(struct scif_ntb_peer *p, bool flat);
 void scif_ntb_set_rma(struct scif_ntb_peer *p, bool on);
 void scif_ntb_windows_free(struct scif_ntb_peer *p);

@@ -3,14 +3,23 @@
  * SCIF over NTB: the state of the link to each peer port, and the
  * handshake that brings a peer in as a SCIF node.
  *
- * On NTB link up, each side opens its inbound window (direct or translated,
- * scif_ntb_window.c), empties the ring it keeps for the peer and writes
- * into the peer's scratchpads (at its own port's slot): magic and version,
- * capabilities, node id, offset and size of that ring in the window, and a
- * fresh nonce. It then polls
- * its own scratchpads for the peer's words. A consistent, acceptable set is
- * acknowledged by writing the peer's nonce back; once the peer has
- * acknowledged ours too, the peer joins the SCIF instance as a node.
+ * On NTB link up, each side chooses how its inbound window is to be opened
+ * (direct or translated, scif_ntb_window.c), empties the ring it keeps for
+ * the peer and writes into the peer's scratchpads (at its own port's
+ * slot): magic and version, capabilities, node id, offset and size of that
+ * ring in the window, and a fresh nonce. It then polls its own scratchpads
+ * for the peer's words. The handshake has two acknowledgments:
+ *
+ * 1. A new nonce of the peer is acknowledged by writing it back, once
+ *    everything of the peer's previous session is gone here.
+ * 2. A side opens its window only when the peer acknowledged its nonce: a
+ *    peer that still had processes mapping our memory from before our
+ *    restart has revoked them by then, so that none writes into pages we
+ *    reused. It then acknowledges again, with the low bit of the peer's
+ *    (odd) nonce cleared: "my window is open".
+ *
+ * Once both sides gave the second acknowledgment, the peer joins the SCIF
+ * instance as a node.
  *
  * While the peer is up its words are checked every 100 ms: a changed nonce
  * or a cleared magic means the peer left or restarted, and the node is
@@ -131,6 +140,7 @@ static void scif_ntb_refuse(struct scif_ntb_peer *p, const char *why,
 	dev_err_ratelimited(scif_ntb_dev(p), "refusing peer port %d: %s %u\n",
 			    p->port, why, val);
 	scif_ntb_unpublish(p);
+	scif_ntb_mw_close(p);
 	WRITE_ONCE(p->state, SCIF_NTB_REFUSED);
 }
 
@@ -158,7 +168,8 @@ static void scif_ntb_start(struct scif_ntb_peer *p)
 		return;
 	}
 	scif_ntb_ring_reset(p);
-	p->nonce = get_random_u32() | 1;
+	/* Odd and above 1: see scif_ntb_ack_open(). */
+	p->nonce = get_random_u32() | 3;
 	p->peer_nonce = 0;
 	p->hs_start = jiffies;
 	p->stall_logged = false;
@@ -183,15 +194,15 @@ static void scif_ntb_down(struct scif_ntb_peer *p)
 	/* Only drains queue to the backlog, and none runs any more. */
 	cancel_delayed_work_sync(&p->backlog_work);
 	scif_ntb_backlog_purge(p);
+	/*
+	 * Close the peer's window into our memory before the core lets go of
+	 * any page the peer may still be writing: on a live link (the peer
+	 * restarted, or broke the ring) the peer could otherwise write into
+	 * freed memory. The next session opens it again once the peer has
+	 * acknowledged it (scif_ntb_handshake()).
+	 */
+	scif_ntb_mw_close(p);
 	if (p->state == SCIF_NTB_UP) {
-		/*
-		 * Close the peer's window into our memory before the core
-		 * lets go of any page the peer may still be writing: on a
-		 * live link (the peer restarted, or broke the ring) the peer
-		 * could otherwise write into freed memory. The next link-up
-		 * opens it again (scif_ntb_mw_setup()).
-		 */
-		ntb_mw_clear_trans(p->nd->ntb, p->pidx, 0);
 		scif_node_remove(p->nd->si, p->node);
 		dev_info(scif_ntb_dev(p), "SCIF node %u (port %d) down\n",
 			 p->node, p->port);
@@ -265,6 +276,32 @@ static void scif_ntb_handshake(struct scif_ntb_peer *p)
 				      h.magic & 0xff);
 		return;
 	}
+	if (h.nonce != p->peer_nonce) {
+		/*
+		 * A new session of the peer: nothing of the old one remains
+		 * here (scif_ntb_down() ran before this session started).
+		 */
+		scif_ntb_ring_reset(p);
+		p->peer_nonce = h.nonce;
+		scif_ntb_put(p, SCIF_NTB_SPAD_ACK,
+			     p->in_open ? scif_ntb_ack_open(h.nonce) : h.nonce);
+	}
+	/*
+	 * The peer acknowledged our nonce, so it dropped all it kept of our
+	 * previous session, mappings of our memory in its processes
+	 * included: only now may our window reach our memory again. Then
+	 * tell the peer it is open.
+	 */
+	if (!p->in_open && (h.ack == p->nonce ||
+			    h.ack == scif_ntb_ack_open(p->nonce))) {
+		ret = scif_ntb_mw_open(p);
+		if (ret) {
+			scif_ntb_refuse_hello(p, &h, "cannot be given our window, error",
+					      -ret);
+			return;
+		}
+		scif_ntb_put(p, SCIF_NTB_SPAD_ACK, scif_ntb_ack_open(h.nonce));
+	}
 	ret = scif_ntb_map_peer(p, h.caps & SCIF_NTB_CAP_FLAT);
 	if (ret) {
 		/* Windows may follow the translation a little late. */
@@ -288,13 +325,8 @@ static void scif_ntb_handshake(struct scif_ntb_peer *p)
 				      h.size);
 		return;
 	}
-	if (h.nonce != p->peer_nonce) {
-		/* A new session of the peer: nothing of the old one remains. */
-		scif_ntb_ring_reset(p);
-		p->peer_nonce = h.nonce;
-		scif_ntb_put(p, SCIF_NTB_SPAD_ACK, h.nonce);
-	}
-	if (h.ack == p->nonce)
+	/* Both windows are open: the peer joins. */
+	if (p->in_open && h.ack == scif_ntb_ack_open(p->nonce))
 		scif_ntb_up(p, &h);
 }
 

@@ -106,9 +106,8 @@ static int scif_ntb_direct_setup(struct scif_ntb_peer *p,
 	}
 	if (p->region_dma + p->nd->region_size > size_max)
 		return -ERANGE;
-	ret = ntb_mw_set_trans(p->nd->ntb, p->pidx, 0, 0, size_max);
-	if (ret)
-		return ret;
+	p->in_addr = 0;
+	p->in_size = size_max;
 	p->flat_in = true;
 	p->ring_off = p->region_dma;
 	scif_ntb_flat_warn(p);
@@ -145,20 +144,20 @@ static int scif_ntb_xlat_setup(struct scif_ntb_peer *p,
 		scif_ntb_region_free(p);
 		return -EFAULT;
 	}
-	ret = ntb_mw_set_trans(p->nd->ntb, p->pidx, 0, p->region_dma, bytes);
-	if (ret)
-		return ret;
+	p->in_addr = p->region_dma;
+	p->in_size = bytes;
 	p->flat_in = false;
 	p->ring_off = 0;
 	return 0;
 }
 
 /**
- * scif_ntb_mw_setup() - open our inbound window from the peer, in the mode
- *	the window allows, onto a ring region suited to it
+ * scif_ntb_mw_setup() - choose how our inbound window from the peer is to be
+ *	opened, in the mode the window allows, onto a ring region suited to it
  * @p: the peer; its handshake lock is held
  *
- * Sets &scif_ntb_peer.flat_in and &scif_ntb_peer.ring_off.
+ * Sets &scif_ntb_peer.flat_in, .ring_off, .in_addr and .in_size. The window
+ * stays closed: scif_ntb_mw_open() opens it.
  *
  * Return: 0, or a negative error after one log line (the link is refused).
  */
@@ -198,6 +197,45 @@ int scif_ntb_mw_setup(struct scif_ntb_peer *p)
 		dev_err(scif_ntb_win_dev(p), "refusing port %d: inbound window fits neither direct (%d) nor translated mode (%d)\n",
 			p->port, direct, ret);
 	return ret;
+}
+
+/**
+ * scif_ntb_mw_open() - let the peer reach our memory through the window
+ *	scif_ntb_mw_setup() chose
+ * @p: the peer; its handshake lock is held
+ *
+ * Return: 0, or a negative error after one log line (the link is refused).
+ */
+int scif_ntb_mw_open(struct scif_ntb_peer *p)
+{
+	int ret;
+
+	lockdep_assert_held(&p->lock);
+
+	if (p->in_open)
+		return 0;
+	ret = ntb_mw_set_trans(p->nd->ntb, p->pidx, 0, p->in_addr, p->in_size);
+	if (ret) {
+		dev_err(scif_ntb_win_dev(p), "refusing port %d: cannot open the inbound window (%d)\n",
+			p->port, ret);
+		return ret;
+	}
+	p->in_open = true;
+	return 0;
+}
+
+/**
+ * scif_ntb_mw_close() - the peer no longer reaches our memory
+ * @p: the peer; its handshake lock is held
+ */
+void scif_ntb_mw_close(struct scif_ntb_peer *p)
+{
+	lockdep_assert_held(&p->lock);
+
+	if (!p->in_open)
+		return;
+	ntb_mw_clear_trans(p->nd->ntb, p->pidx, 0);
+	p->in_open = false;
 }
 
 /* The peer's window 0 among our outbound windows, or -1. */

@@ -120,6 +120,12 @@ static struct workqueue_struct *scif_dma_wq;
  * none runs after the module is gone.
  */
 static struct workqueue_struct *scif_rma_wq;
+/*
+ * Serving the peer's staged reads: long items, one per endpoint at most,
+ * kept apart from @scif_rma_wq so that no amount of them delays anyone's
+ * fence signals, window frees or closes.
+ */
+static struct workqueue_struct *scif_serve_wq;
 
 /**
  * scif_rma_queue_work() - queue work on the RMA layer's own work queue
@@ -128,6 +134,15 @@ static struct workqueue_struct *scif_rma_wq;
 void scif_rma_queue_work(struct work_struct *work)
 {
 	queue_work(scif_rma_wq, work);
+}
+
+/**
+ * scif_rma_queue_serve() - queue the serving of an endpoint's staged reads
+ * @work: &scif_rma_ep.serve_work
+ */
+void scif_rma_queue_serve(struct work_struct *work)
+{
+	queue_work(scif_serve_wq, work);
 }
 
 static atomic64_t scif_dma_dma_bytes = ATOMIC64_INIT(0);
@@ -544,7 +559,12 @@ int scif_dma_init(void)
 	if (!scif_dma_wq)
 		return -ENOMEM;
 	scif_rma_wq = alloc_workqueue("scif_rma", WQ_UNBOUND, WQ_MAX_ACTIVE);
-	if (!scif_rma_wq) {
+	scif_serve_wq = alloc_workqueue("scif_rma_serve", WQ_UNBOUND, 0);
+	if (!scif_rma_wq || !scif_serve_wq) {
+		if (scif_rma_wq)
+			destroy_workqueue(scif_rma_wq);
+		if (scif_serve_wq)
+			destroy_workqueue(scif_serve_wq);
 		destroy_workqueue(scif_dma_wq);
 		return -ENOMEM;
 	}
@@ -560,6 +580,7 @@ int scif_dma_init(void)
  */
 void scif_dma_exit(void)
 {
+	destroy_workqueue(scif_serve_wq);
 	/* Fence signals may still wait for DMA completions: them first. */
 	destroy_workqueue(scif_rma_wq);
 	scif_dma_configure(0, 1);

@@ -39,6 +39,8 @@ void scif_rma_peer_windows_gone(struct scif_endpt *ep);
 /* rma/scif_dma.c: the module's work queue */
 struct work_struct;
 void scif_rma_queue_work(struct work_struct *work);
+void scif_rma_queue_serve(struct work_struct *work);
+void scif_staged_serve_init(struct scif_rma_ep *rma);
 
 /* rma/scif_pin.c */
 int scif_pp_create(void *addr, size_t len, int prot, int map_flags,

@@ -64,6 +64,7 @@ static int scif_rma_ep_init(struct scif_endpt *ep)
 	xa_init_flags(&rma->staged, XA_FLAGS_ALLOC1);
 	init_waitqueue_head(&rma->wq);
 	INIT_LIST_HEAD(&rma->kept);
+	scif_staged_serve_init(rma);
 	ep->rma = rma;
 	return 0;
 }

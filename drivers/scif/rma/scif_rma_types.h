@@ -222,6 +222,14 @@ static inline u64 scif_win_end(const struct scif_window *win)
  *		    late answer to a request long gone
  * @nr_serving: RMA_GET requests of the peer being served
  *		(rma/scif_staged_serve.c; atomic)
+ * @serve_lock: protects @serve_q and @serve_busy
+ * @serve_q: the peer's RMA_GET requests not yet served to their end,
+ *	     oldest first
+ * @serve_busy: @serve_work is queued or running, holding a reference to
+ *		the endpoint
+ * @serve_work: serves the head of @serve_q one slice at a time, on the
+ *		serving queue (scif_rma_queue_serve()), so that each endpoint
+ *		takes one worker at most and the endpoints take turns
  * @kept: entry in the list of closed endpoints whose windows stay pinned
  *	  until their peer's node is lost (rma/scif_rma_ep.c); empty
  *	  otherwise. Under that list's mutex
@@ -254,6 +262,10 @@ struct scif_rma_ep {
 	u32 staged_next;
 	bool staged_wrapped;
 	atomic_t nr_serving;
+	spinlock_t serve_lock;		/* @serve_q, @serve_busy */
+	struct list_head serve_q;
+	bool serve_busy;
+	struct work_struct serve_work;
 	struct list_head kept;
 };
 

@@ -17,7 +17,12 @@
  *
  * A get is served from a work item, never from the receive path: sending
  * many messages from there could wait for room in a ring the peer only
- * drains while its own receive path is free.
+ * drains while its own receive path is free. Each endpoint has one such
+ * item, on a queue of its own (scif_rma_queue_serve()): it serves the
+ * endpoint's gets in order, %SCIF_STAGED_SLICE bytes at a time, and queues
+ * itself again behind the other endpoints' items. An endpoint thus takes
+ * one worker at most, the endpoints take turns, and the RMA layer's
+ * housekeeping (fence signals, window frees, closes) never waits for any.
  */
 #include <linux/highmem.h>
 #include <linux/mm.h>
@@ -34,20 +39,25 @@
  */
 #define SCIF_STAGED_MAX_SERVE	256
 
+/* Bytes of one get served before the other endpoints get their turn. */
+#define SCIF_STAGED_SLICE	SZ_256K
+
 /**
  * struct scif_staged_get - an RMA_GET of the peer being served
- * @work: sends the bytes, then RMA_DONE
+ * @link: entry in &scif_rma_ep.serve_q
  * @ep: the endpoint, referenced
  * @sp: our windows holding the bytes, referenced
  * @len: bytes asked for
+ * @pos: bytes sent so far
  * @tag: the peer's tag
  * @ordered: %SCIF_WIRE_RMA_ORDERED was asked
  */
 struct scif_staged_get {
-	struct work_struct work;
+	struct list_head link;
 	struct scif_endpt *ep;
 	struct scif_span sp;
 	u64 len;
+	u64 pos;
 	u32 tag;
 	bool ordered;
 };
@@ -171,38 +181,11 @@ static bool scif_staged_connected(struct scif_endpt *ep)
 	return up;
 }
 
-static void scif_staged_get_work(struct work_struct *work)
+/* The get ended (@ret: 0 or why not): answer it and let go of it. */
+static void scif_staged_get_end(struct scif_staged_get *g, int ret)
 {
-	struct scif_staged_get *g = container_of(work, struct scif_staged_get,
-						 work);
 	struct scif_endpt *ep = g->ep;
-	size_t chunk = scif_staged_chunk(ep);
-	u64 pos, n, body, tail = 0;
-	void *buf = NULL;
-	int ret = -ENODEV;
 
-	if (g->ordered)
-		tail = scif_ordered_tail(g->sp.start, g->len);
-	body = g->len - tail;
-	if (chunk)
-		buf = kvmalloc(min_t(u64, chunk, g->len), GFP_KERNEL);
-	if (chunk && !buf)
-		ret = -ENOMEM;
-	for (pos = 0; buf && pos < g->len; pos += n) {
-		n = min_t(u64, chunk, (pos < body ? body : g->len) - pos);
-		if (!scif_staged_connected(ep)) {
-			ret = -ECONNRESET;
-			break;
-		}
-		if (pos == body)
-			rmb(); /* the tail is read after the rest */
-		scif_staged_copy(&g->sp, pos, buf, n, false);
-		ret = scif_rma_send(ep, SCIF_MSG_RMA_DATA, 0, g->tag, buf, n);
-		if (ret)
-			break;	/* the connection is reset: no answer */
-		cond_resched();
-	}
-	kvfree(buf);
 	scif_span_put(&g->sp);
 	/* Room for the peer's next request before it can send one. */
 	atomic_dec(&ep->rma->nr_serving);
@@ -212,12 +195,99 @@ static void scif_staged_get_work(struct work_struct *work)
 	kfree(g);
 }
 
+/* Send the next slice of @g; true once it ended (and was freed). */
+static bool scif_staged_get_slice(struct scif_staged_get *g)
+{
+	struct scif_endpt *ep = g->ep;
+	size_t chunk = scif_staged_chunk(ep);
+	u64 n, body, tail = 0, end;
+	void *buf = NULL;
+	int ret = 0;
+
+	if (g->ordered)
+		tail = scif_ordered_tail(g->sp.start, g->len);
+	body = g->len - tail;
+	end = min(g->len, g->pos + SCIF_STAGED_SLICE);
+	if (!chunk)
+		ret = -ENODEV;
+	else
+		buf = kvmalloc(min_t(u64, chunk, g->len), GFP_KERNEL);
+	if (chunk && !buf)
+		ret = -ENOMEM;
+	while (!ret && g->pos < end) {
+		n = min_t(u64, chunk, (g->pos < body ? body : g->len) - g->pos);
+		if (!scif_staged_connected(ep)) {
+			ret = -ECONNRESET;
+			break;
+		}
+		if (g->pos == body)
+			rmb(); /* the tail is read after the rest */
+		scif_staged_copy(&g->sp, g->pos, buf, n, false);
+		/* An error resets the connection: no answer then. */
+		ret = scif_rma_send(ep, SCIF_MSG_RMA_DATA, 0, g->tag, buf, n);
+		if (!ret)
+			g->pos += n;
+		cond_resched();
+	}
+	kvfree(buf);
+	if (!ret && g->pos < g->len)
+		return false;
+	scif_staged_get_end(g, ret);
+	return true;
+}
+
+/*
+ * &scif_rma_ep.serve_work: one slice of the oldest get, then the turn
+ * passes to the other endpoints.
+ */
+static void scif_staged_serve_work(struct work_struct *work)
+{
+	struct scif_rma_ep *rma = container_of(work, struct scif_rma_ep,
+					       serve_work);
+	struct scif_endpt *ep = rma->ep;
+	struct scif_staged_get *g;
+	bool more;
+
+	spin_lock(&rma->serve_lock);
+	g = list_first_entry_or_null(&rma->serve_q, struct scif_staged_get,
+				     link);
+	if (g)
+		list_del(&g->link);
+	spin_unlock(&rma->serve_lock);
+	if (g && !scif_staged_get_slice(g)) {
+		/* Still the oldest: gets are served in order. */
+		spin_lock(&rma->serve_lock);
+		list_add(&g->link, &rma->serve_q);
+		spin_unlock(&rma->serve_lock);
+	}
+	spin_lock(&rma->serve_lock);
+	more = !list_empty(&rma->serve_q);
+	rma->serve_busy = more;
+	spin_unlock(&rma->serve_lock);
+	if (more)
+		scif_rma_queue_serve(&rma->serve_work);
+	else
+		scif_ep_put(ep);
+}
+
+/**
+ * scif_staged_serve_init() - prepare an endpoint to serve the peer's gets
+ * @rma: the endpoint's RMA state, being created
+ */
+void scif_staged_serve_init(struct scif_rma_ep *rma)
+{
+	spin_lock_init(&rma->serve_lock);
+	INIT_LIST_HEAD(&rma->serve_q);
+	INIT_WORK(&rma->serve_work, scif_staged_serve_work);
+}
+
 /* RMA_GET: the peer reads from our window; served by a work item. */
 static int scif_staged_rx_get(struct scif_endpt *ep, u32 tag, u32 flags,
 			      const void *data, size_t len)
 {
 	struct scif_rma_ep *rma = ep->rma;
 	struct scif_staged_get *g;
+	bool start;
 	u64 off, n;
 	int ret;
 
@@ -249,8 +319,16 @@ static int scif_staged_rx_get(struct scif_endpt *ep, u32 tag, u32 flags,
 	g->ordered = flags & SCIF_WIRE_RMA_ORDERED;
 	g->ep = ep;
 	kref_get(&ep->ref);
-	INIT_WORK(&g->work, scif_staged_get_work);
-	scif_rma_queue_work(&g->work);
+	spin_lock(&rma->serve_lock);
+	list_add_tail(&g->link, &rma->serve_q);
+	start = !rma->serve_busy;
+	rma->serve_busy = true;
+	spin_unlock(&rma->serve_lock);
+	if (start) {
+		/* The item's own reference, dropped when it goes idle. */
+		kref_get(&ep->ref);
+		scif_rma_queue_serve(&rma->serve_work);
+	}
 	return 0;
 busy:
 	atomic_dec(&rma->nr_serving);
