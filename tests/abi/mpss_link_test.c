@@ -19,6 +19,8 @@
 #include <string.h>
 #include <scif.h>
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 typedef void (*any_fn)(void);
 
 /* Visible outside this file, so that no reference is optimised away. */
@@ -64,7 +66,7 @@ int main(int argc, char **argv)
 	}
 	if (epd != SCIF_OPEN_FAILED)
 		scif_close(epd);
-	printf("ok - %zu symbols resolved in %s\n",
-	       sizeof(mpss_symbols) / sizeof(mpss_symbols[0]), got);
+	printf("ok - %zu symbols resolved in %s\n", ARRAY_SIZE(mpss_symbols),
+	       got);
 	return 0;
 }
