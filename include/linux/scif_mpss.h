@@ -35,7 +35,9 @@
  * that member. MPSS's name is instead a structure of its own derived from
  * the upstream one: the same two members (node, port) at the same offsets,
  * and a pointer to it converts implicitly to struct scif_port_id *, which
- * is all scif_connect() and scif_accept() need.
+ * is all scif_connect() and scif_accept() need. Being a class with a base,
+ * it takes no designated initialisers; from C++17 on { node, port }
+ * initialises it.
  */
 struct scif_portID : ::scif_port_id {
 };

@@ -88,6 +88,24 @@ int upstream_client(scif_epd_t epd)
 	return scif_get_node_ids(nodes, 8, &self) + peer.node;
 }
 
+#ifndef __cplusplus
+/* MPSS C code initialises the structure by member name. */
+int mpss_designated(scif_epd_t epd)
+{
+	struct scif_portID dst = { .node = 1, .port = SCIF_COSM_LISTEN_PORT };
+
+	return scif_connect(epd, &dst);
+}
+#elif __cplusplus >= 201703L
+/* C++17 code by position. */
+int cxx_positional(scif_epd_t epd)
+{
+	struct scif_portID dst = { 1, SCIF_COSM_LISTEN_PORT };
+
+	return scif_connect(epd, &dst);
+}
+#endif
+
 #ifdef __cplusplus
 /*
  * A class declaring a type of its own named scif_port_id: a macro that
