@@ -170,4 +170,7 @@ int scif_get_pages(scif_epd_t epd, off_t offset, size_t len,
 int scif_put_pages(struct scif_range *pages);
 void scif_client_unregister(struct scif_client *client);
 
+/* The same API under the names of Intel's MPSS, for clients written for it. */
+#include <linux/scif_mpss.h>
+
 #endif /* __SCIF_H__ */

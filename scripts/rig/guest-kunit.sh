@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside a guest: loads every KUnit suite module of the project, one at a
-# time, and prints the suites' results as one KTAP document. A module that
-# fails to load or registers no suite is reported and makes the exit non-zero.
+# time, or only the modules named as arguments (e.g. scif_mpss_kunit), and
+# prints the suites' results as one KTAP document. A module that fails to
+# load or registers no suite is reported and makes the exit non-zero.
 d=/sys/kernel/debug/kunit
 # A test may make one allocation of its own thread fail (current->fail_nth),
 # sleeping ones included; nothing fails unless a test asks for it.
@@ -16,9 +17,14 @@ body=/tmp/ktap.body
 : >"$body"
 n=0
 rc=0
-for ko in /lib/modules/"$(uname -r)"/extra/*_kunit.ko; do
-	[ -e "$ko" ] || continue
-	m=$(basename "$ko" .ko)
+if [ $# -gt 0 ]; then
+	mods="$*"
+else
+	mods=$(for ko in /lib/modules/"$(uname -r)"/extra/*_kunit.ko; do
+		[ -e "$ko" ] && basename "$ko" .ko
+	done)
+fi
+for m in $mods; do
 	before=" $(ls "$d" 2>/dev/null | tr '\n' ' ') "
 	if ! modprobe "$m"; then
 		echo "# kunit module $m failed to load" >&2
