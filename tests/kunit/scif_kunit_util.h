@@ -22,7 +22,7 @@
 #include "core/scif_core.h"
 #include "core/scif_endpt.h"
 #include "core/scif_endpt_api.h"
-#include "link/scif_sim.h"
+#include "scif_kunit_sim.h"
 
 /**
  * struct scif_kt_call - a function run in a kernel thread

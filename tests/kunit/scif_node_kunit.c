@@ -17,7 +17,7 @@
 #include "core/scif_endpt_api.h"
 #include "scif_kunit_util.h"
 #include "core/scif_link.h"
-#include "link/scif_sim.h"
+#include "scif_kunit_sim.h"
 #include "core/scif_wire.h"
 #include "rma/scif_rma.h"
 

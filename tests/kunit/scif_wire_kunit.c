@@ -17,7 +17,7 @@
 #include "core/scif_endpt.h"
 #include "core/scif_endpt_api.h"
 #include "scif_kunit_util.h"
-#include "link/scif_sim.h"
+#include "scif_kunit_sim.h"
 #include "core/scif_wire.h"
 
 #define WIRE_CHUNK	256

@@ -5,6 +5,7 @@
  * queue may allow stream data, credits and wake-ups to be delivered in the
  * sender's context while nothing else is pending (see &scif_link_queue.inline_rx).
  */
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -89,6 +90,7 @@ int scif_link_queue_push(struct scif_link_queue *lq, const void *buf,
 	memcpy(pkt->buf, buf, size);
 	return scif_link_queue_add(lq, pkt);
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_link_queue_push);
 
 /* Whether the caller runs inside the delivery of some link queue. */
 static bool scif_link_queue_delivering(void)
@@ -180,6 +182,7 @@ void scif_link_queue_init(struct scif_link_queue *lq,
 	INIT_WORK(&lq->work, scif_link_queue_work);
 	init_waitqueue_head(&lq->room);
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_link_queue_init);
 
 /**
  * scif_link_queue_flush() - wait until everything queued so far is delivered
@@ -189,6 +192,7 @@ void scif_link_queue_flush(struct scif_link_queue *lq)
 {
 	flush_work(&lq->work);
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_link_queue_flush);
 
 /**
  * scif_link_queue_idle() - tell whether nothing is queued or being delivered
@@ -205,6 +209,7 @@ bool scif_link_queue_idle(struct scif_link_queue *lq)
 	spin_unlock(&lq->lock);
 	return empty && !work_busy(&lq->work);
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_link_queue_idle);
 
 /**
  * scif_link_queue_stop() - stop a queue and drop what it still holds
@@ -230,3 +235,4 @@ void scif_link_queue_stop(struct scif_link_queue *lq)
 	list_for_each_entry_safe(pkt, tmp, &pkts, list)
 		kfree(pkt);
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_link_queue_stop);

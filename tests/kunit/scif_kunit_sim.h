@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A simulated link joining two instances inside one kernel, for KUnit.
+ * A simulated link joining two instances inside one kernel, for KUnit
+ * (scif_kunit_sim.ko).
  */
-#ifndef SCIF_SIM_H
-#define SCIF_SIM_H
+#ifndef SCIF_KUNIT_SIM_H
+#define SCIF_KUNIT_SIM_H
 
 #include <linux/types.h>
 
@@ -22,4 +23,4 @@ int scif_sim_inject(struct scif_sim_pair *pair, struct scif_instance *to,
 		    const void *buf, size_t size);
 void scif_sim_settle(struct scif_sim_pair *pair);
 
-#endif /* SCIF_SIM_H */
+#endif /* SCIF_KUNIT_SIM_H */

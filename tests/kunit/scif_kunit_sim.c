@@ -5,14 +5,17 @@
  * delivered later and in another context, as a real link would. KUnit uses
  * it to test everything that crosses nodes, to inject hostile messages and
  * to take a node away under live connections.
+ *
+ * Test-only: it is a module of its own, built with the KUnit suites (which
+ * depend on it), never part of scif.ko.
  */
-#include <kunit/visibility.h>
 #include <linux/errno.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 
-#include "../core/scif_core.h"
-#include "scif_queue.h"
-#include "scif_sim.h"
+#include "core/scif_core.h"
+#include "link/scif_queue.h"
+#include "scif_kunit_sim.h"
 
 /**
  * struct scif_sim_pair - two instances joined by a simulated link
@@ -83,7 +86,7 @@ struct scif_sim_pair *scif_sim_pair_create(struct scif_instance *a,
 {
 	return __scif_sim_pair_create(a, b, max_data, false);
 }
-EXPORT_SYMBOL_IF_KUNIT(scif_sim_pair_create);
+EXPORT_SYMBOL_GPL(scif_sim_pair_create);
 
 /**
  * scif_sim_pair_create_staged() - join two instances by a link without
@@ -104,7 +107,7 @@ struct scif_sim_pair *scif_sim_pair_create_staged(struct scif_instance *a,
 {
 	return __scif_sim_pair_create(a, b, max_data, true);
 }
-EXPORT_SYMBOL_IF_KUNIT(scif_sim_pair_create_staged);
+EXPORT_SYMBOL_GPL(scif_sim_pair_create_staged);
 
 /**
  * scif_sim_pair_down() - cut the link, as if each node lost the other
@@ -120,7 +123,7 @@ void scif_sim_pair_down(struct scif_sim_pair *pair)
 	scif_link_queue_stop(&pair->to_b);
 	scif_link_queue_stop(&pair->to_a);
 }
-EXPORT_SYMBOL_IF_KUNIT(scif_sim_pair_down);
+EXPORT_SYMBOL_GPL(scif_sim_pair_down);
 
 /**
  * scif_sim_pair_destroy() - cut the link and free the pair
@@ -133,7 +136,7 @@ void scif_sim_pair_destroy(struct scif_sim_pair *pair)
 	scif_sim_pair_down(pair);
 	kfree(pair);
 }
-EXPORT_SYMBOL_IF_KUNIT(scif_sim_pair_destroy);
+EXPORT_SYMBOL_GPL(scif_sim_pair_destroy);
 
 /**
  * scif_sim_inject() - deliver raw bytes as if the other node sent them
@@ -153,7 +156,7 @@ int scif_sim_inject(struct scif_sim_pair *pair, struct scif_instance *to,
 		return scif_link_queue_push(&pair->to_a, buf, size);
 	return -EINVAL;
 }
-EXPORT_SYMBOL_IF_KUNIT(scif_sim_inject);
+EXPORT_SYMBOL_GPL(scif_sim_inject);
 
 /**
  * scif_sim_settle() - wait until no message is in flight either way
@@ -168,4 +171,9 @@ void scif_sim_settle(struct scif_sim_pair *pair)
 	} while (!scif_link_queue_idle(&pair->to_b) ||
 		 !scif_link_queue_idle(&pair->to_a));
 }
-EXPORT_SYMBOL_IF_KUNIT(scif_sim_settle);
+EXPORT_SYMBOL_GPL(scif_sim_settle);
+
+MODULE_DESCRIPTION("Simulated SCIF link pair for the KUnit suites");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(SCIF_TRANSPORT);
