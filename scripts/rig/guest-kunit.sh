@@ -45,6 +45,11 @@ for m in $mods; do
 	fi
 	rmmod "$m" || rc=1
 done
+# The suites' simulated link (scif_kunit_sim.ko) came in as a dependency
+# and holds scif: unload it too, so that scif unloads cleanly after us.
+if grep -q '^scif_kunit_sim ' /proc/modules; then
+	rmmod scif_kunit_sim || rc=1
+fi
 echo "KTAP version 1"
 echo "1..$n"
 cat "$body"
