@@ -12,7 +12,7 @@
 #   make check           everything CI runs; ends with "N passed, N failed"
 #   make demo            boot guests and show SCIF working (speed kernel)
 #   make bench           every benchmark in one boot of two guests, the
-#                        DESIGN.md targets judged ("N of M targets met"),
+#                        targets of scripts/bench/targets.csv judged,
 #                        build/bench/results.csv and PNG curves
 #                        (BENCH_ARGS="--windows N --budget S --iters N")
 #   make bench-ntb       physical limits of the emulated NTB (a table)
