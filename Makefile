@@ -12,9 +12,11 @@
 #   make check           everything CI runs; ends with "N passed, N failed"
 #   make demo            boot guests and show SCIF working (speed kernel)
 #   make bench           every benchmark in one boot of two guests, the
-#                        DESIGN.md targets judged ("N of M targets met"),
-#                        build/bench/results.csv and PNG curves
-#                        (BENCH_ARGS="--windows N --budget S --iters N")
+#                        targets of scripts/bench/targets.csv judged over
+#                        five pairs, build/bench/results.csv, PNG curves,
+#                        the run appended to Documentation/bench-history.csv
+#                        (BENCH_ARGS="--pairs N --windows N --budget S
+#                        --iters N --no-history")
 #   make bench-ntb       physical limits of the emulated NTB (a table)
 #   make bench-rma       RMA between two nodes over the emulated NTB (tables)
 #   make fuzz            scif-fuzz (10^6 calls per node, SCIF_FUZZ_CALLS=N to

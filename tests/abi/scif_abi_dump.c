@@ -5,6 +5,11 @@
  * and the value of every request number. Built once against the
  * distribution's header and once against the project's, for each ABI; the
  * outputs must be identical (see tools/Makefile, target check-abi).
+ *
+ * Built with -DSCIF_ABI_OWN (project's header only), it prints instead the
+ * requests this driver adds (<linux/scif_requests.h>). The kernel passes
+ * those to its handlers unconverted for 32-bit callers, so the -m64 and
+ * -m32 outputs must be identical.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -45,6 +50,30 @@ static void print_request(const char *name, unsigned long nr)
 	printf("ioctl %-31s 0x%08lx\n", name, nr);
 }
 
+#ifdef SCIF_ABI_OWN
+int main(void)
+{
+	SIZE(struct scifioctl_stream_map);
+	FIELD(struct scifioctl_stream_map, fd);
+	FIELD(struct scifioctl_stream_map, flags);
+	FIELD(struct scifioctl_stream_map, rx_size);
+	FIELD(struct scifioctl_stream_map, tx_size);
+	FIELD(struct scifioctl_stream_map, rw_offset);
+	FIELD(struct scifioctl_stream_map, rw_len);
+	FIELD(struct scifioctl_stream_map, ro_offset);
+	FIELD(struct scifioctl_stream_map, ro_len);
+	FIELD(struct scifioctl_stream_map, attrs);
+	FIELD(struct scifioctl_stream_map, reserved);
+
+	SIZE(struct scif_stream_ctl);
+	SIZE(struct scif_stream_shared);
+
+	REQ(SCIF_STREAM_MAP);
+	REQ(SCIF_STREAM_WAKE);
+	printf("highest request number %d\n", SCIF_IOCTL_NR_MAX);
+	return 0;
+}
+#else
 int main(void)
 {
 	SIZE(struct scif_port_id);
@@ -120,3 +149,4 @@ int main(void)
 	REQ(SCIF_FENCE_SIGNAL);
 	return 0;
 }
+#endif

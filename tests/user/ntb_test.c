@@ -30,7 +30,9 @@
  *   scif-ntb-test expect-loss PORT [S] accept one stream and expect it to
  *                                      fail with ECONNRESET or ENODEV
  *                                      (its sender's node dies), within
- *                                      S seconds of the last data
+ *                                      S seconds of the last data; +S:
+ *                                      ntb_ivshmem's heartbeat timeout
+ *                                      and period, plus S seconds
  *
  * Clients retry connecting while the node is not up or nobody listens yet
  * (for 60 seconds), since guests boot at different times. A connection
@@ -565,8 +567,16 @@ int main(int argc, char **argv)
 		return run_ping(a, b, c ? c : 8, argc > 5 ? atoi(argv[5]) : 1000);
 	if (!strcmp(cmd, "bench") && argc == 4 + poll)
 		return bench(a, b, poll);
-	if (!strcmp(cmd, "expect-loss") && argc >= 3)
-		return expect_loss(a, argc > 3 ? atof(argv[3]) : 0);
+	if (!strcmp(cmd, "expect-loss") && argc >= 3) {
+		double limit = argc > 3 ? loss_bound_s(argv[3]) : 0;
+
+		if (limit < 0) {
+			fprintf(stderr, "expect-loss: no ntb_ivshmem heartbeat parameters for %s\n",
+				argv[3]);
+			return 1;
+		}
+		return expect_loss(a, limit);
+	}
 	fprintf(stderr,
 		"usage: scif-ntb-test nodes|serve|echo|fault|stream|ping|bench|expect-loss ...\n");
 	return 2;

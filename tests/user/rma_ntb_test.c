@@ -22,8 +22,10 @@
  *	loop, counting its writes in a word of the client's (a heartbeat), and
  *	prints @@SCIF-READY; the rig then kills its node. The client runs RMAs
  *	and waits on fences against it in three threads: every call must fail
- *	with ECONNRESET or ENODEV within SECONDS (default 10) of the last
- *	heartbeat, nothing may hang, and VmPin must drop to 0 after close.
+ *	with ECONNRESET or ENODEV within SECONDS of the last heartbeat,
+ *	nothing may hang, and VmPin must drop to 0 after close. SECONDS as
+ *	+S is the emulated NTB's delay (ntb_ivshmem's hb_timeout_ms and
+ *	hb_period_ms) plus S; the default is +8.
  *
  * Clients retry connecting for 60 s while the peer boots.
  */
@@ -960,8 +962,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "loss-victim") && argc == 3)
 		return run_loss_victim(a);
-	if (!strcmp(cmd, "loss-client") && argc >= 4)
-		return run_loss_client(a, b, argc > 4 ? atof(argv[4]) : 10);
+	if (!strcmp(cmd, "loss-client") && argc >= 4) {
+		double limit = loss_bound_s(argc > 4 ? argv[4] : "+8");
+
+		if (limit < 0)
+			bail("loss-client: no ntb_ivshmem heartbeat parameters");
+		return run_loss_client(a, b, limit);
+	}
 	fprintf(stderr,
 		"usage: scif-rma-ntb-test server PORT | client NODE PORT [ITERS [SEED]]\n"
 		"       | loss-victim PORT | loss-client NODE PORT [SECONDS]\n");

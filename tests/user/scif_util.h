@@ -199,4 +199,41 @@ static inline scif_epd_t dial_or_die(__u16 node, __u16 port, int seconds)
 }
 #endif
 
+/* One of ntb_ivshmem's module parameters, in ms; -1 if it cannot be read. */
+static inline long ntb_ivshmem_param_ms(const char *name)
+{
+	char path[128];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/ntb_ivshmem/parameters/%s",
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/*
+ * A bound in seconds on how long the loss of a node may take to notice.
+ * "S" is S seconds as given; "+S" is the emulated NTB's own delay, its
+ * hb_timeout_ms plus one hb_period_ms as the loaded module has them, plus
+ * S seconds. Returns -1 for "+S" when the parameters cannot be read.
+ */
+static inline double loss_bound_s(const char *arg)
+{
+	long timeout, period;
+
+	if (arg[0] != '+')
+		return atof(arg);
+	timeout = ntb_ivshmem_param_ms("hb_timeout_ms");
+	period = ntb_ivshmem_param_ms("hb_period_ms");
+	if (timeout < 0 || period < 0)
+		return -1;
+	return (timeout + period) / 1000.0 + atof(arg + 1);
+}
+
 #endif /* SCIF_UTIL_H */

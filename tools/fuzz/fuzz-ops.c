@@ -19,6 +19,49 @@
 
 #include "fuzz-ops.h"
 
+/*
+ * Every request of the driver by number, 1 to SCIF_IOCTL_NR_MAX, and
+ * whether op_raw() may issue it in its real form with random bytes for its
+ * argument: not those that can wait for a peer or a mark (connect, accept,
+ * send, recv, the copies, fence wait) nor SCIF_REG, which pins and takes
+ * the address space's lock for writing (the other ops draw those).
+ */
+static const struct {
+	unsigned long cmd;
+	bool real;
+} raw_requests[SCIF_IOCTL_NR_MAX + 1] = {
+	[_IOC_NR(SCIF_BIND)] = { SCIF_BIND, true },
+	[_IOC_NR(SCIF_LISTEN)] = { SCIF_LISTEN, true },
+	[_IOC_NR(SCIF_CONNECT)] = { SCIF_CONNECT, false },
+	[_IOC_NR(SCIF_ACCEPTREQ)] = { SCIF_ACCEPTREQ, false },
+	[_IOC_NR(SCIF_ACCEPTREG)] = { SCIF_ACCEPTREG, true },
+	[_IOC_NR(SCIF_SEND)] = { SCIF_SEND, false },
+	[_IOC_NR(SCIF_RECV)] = { SCIF_RECV, false },
+	[_IOC_NR(SCIF_REG)] = { SCIF_REG, false },
+	[_IOC_NR(SCIF_UNREG)] = { SCIF_UNREG, true },
+	[_IOC_NR(SCIF_READFROM)] = { SCIF_READFROM, false },
+	[_IOC_NR(SCIF_WRITETO)] = { SCIF_WRITETO, false },
+	[_IOC_NR(SCIF_VREADFROM)] = { SCIF_VREADFROM, false },
+	[_IOC_NR(SCIF_VWRITETO)] = { SCIF_VWRITETO, false },
+	[_IOC_NR(SCIF_GET_NODEIDS)] = { SCIF_GET_NODEIDS, true },
+	[_IOC_NR(SCIF_FENCE_MARK)] = { SCIF_FENCE_MARK, true },
+	[_IOC_NR(SCIF_FENCE_WAIT)] = { SCIF_FENCE_WAIT, false },
+	[_IOC_NR(SCIF_FENCE_SIGNAL)] = { SCIF_FENCE_SIGNAL, true },
+	[_IOC_NR(SCIF_STREAM_MAP)] = { SCIF_STREAM_MAP, true },
+	[_IOC_NR(SCIF_STREAM_WAKE)] = { SCIF_STREAM_WAKE, true },
+};
+
+/* False when a request is missing from raw_requests[]. */
+bool fz_raw_requests_complete(void)
+{
+	unsigned int nr;
+
+	for (nr = 1; nr <= SCIF_IOCTL_NR_MAX; nr++)
+		if (_IOC_NR(raw_requests[nr].cmd) != nr)
+			return false;
+	return true;
+}
+
 /* Something that is not one of the requests, or not in its proper form. */
 static void op_raw(struct fz_thread *t)
 {
@@ -28,30 +71,40 @@ static void op_raw(struct fz_thread *t)
 	char buf[128];
 	int fd = fz_pick_fd(t, fz_chance(t, 1, 2));
 	unsigned long cmd;
+	unsigned int nr;
 	size_t i;
 
 	for (i = 0; i < sizeof(buf); i++)
 		buf[i] = (char)fz_rand(t);
-	switch (fz_below(t, 5)) {
+	switch (fz_below(t, 6)) {
 	case 0: /* read() and write() on the device */
 		fz_record_ret(t, (fz_chance(t, 1, 2) ?
 				  read(fd, buf, sizeof(buf)) :
 				  write(fd, buf, sizeof(buf))) < 0 ? -1 : 0);
 		return;
-	case 1:
-		cmd = _IOC(dirs[fz_below(t, 4)], 's', fz_below(t, 40),
+	case 1: /* any number up to well past the last request */
+		cmd = _IOC(dirs[fz_below(t, 4)], 's',
+			   fz_below(t, 2 * SCIF_IOCTL_NR_MAX + 2),
 			   fz_below(t, 80));
 		break;
-	case 2: /* a real request with random bytes for its argument */
-		cmd = _IOC(_IOC_READ | _IOC_WRITE, 's', 1 + fz_below(t, 17), 0);
+	case 2: /* a real request number with a wrong direction and size */
+		cmd = _IOC(_IOC_READ | _IOC_WRITE, 's',
+			   1 + fz_below(t, SCIF_IOCTL_NR_MAX), 0);
 		cmd |= (unsigned long)(fz_below(t, 2) ? 8 : 40) << _IOC_SIZESHIFT;
+		break;
+	case 3: /* a real request, in its form, with random bytes */
+		nr = 1 + fz_below(t, SCIF_IOCTL_NR_MAX);
+		cmd = raw_requests[nr].real ? raw_requests[nr].cmd :
+			(unsigned long)fz_rand(t) & 0xffffffff;
 		break;
 	default:
 		cmd = (unsigned long)fz_rand(t) & 0xffffffff;
 		break;
 	}
-	if (fz_chance(t, 1, 8) && (_IOC_NR(cmd) == 16 || _IOC_NR(cmd) == 2))
-		cmd = (unsigned long)fz_rand(t) & 0xffffffff; /* no waits */
+	if (_IOC_NR(cmd) == _IOC_NR(SCIF_FENCE_WAIT) ||
+	    _IOC_NR(cmd) == _IOC_NR(SCIF_LISTEN))
+		if (fz_chance(t, 1, 8))
+			cmd = (unsigned long)fz_rand(t) & 0xffffffff; /* no waits */
 	fz_record_ret(t, fz_sys_ioctl(t, fd, cmd,
 				      (unsigned long)fz_arg_ptr(t, buf, 64)));
 }

@@ -218,6 +218,8 @@ int fz_seed_windows(struct fz_thread *t, int fd);
 
 extern __thread int fz_cur_op;
 const char *fz_op_name(int op);
+/* Every request from 1 to SCIF_IOCTL_NR_MAX is in the raw op's table. */
+bool fz_raw_requests_complete(void);
 
 /* One random operation; returns after exactly one counted call. */
 void fz_op(struct fz_thread *t);

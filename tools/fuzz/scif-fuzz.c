@@ -145,6 +145,11 @@ int main(int argc, char **argv)
 	long deadline, next_report;
 	int i, n, st, left, peer = -1, slow = 0;
 
+	if (!fz_raw_requests_complete()) {
+		fprintf(stderr, "scif-fuzz: raw_requests[] lacks a request up to %d\n",
+			SCIF_IOCTL_NR_MAX);
+		return 2;
+	}
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 

@@ -41,7 +41,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
-#include <uapi/linux/scif_stream.h>
+#include <uapi/linux/scif_requests.h>
 
 #include "scif_core.h"
 #include "scif_link.h"

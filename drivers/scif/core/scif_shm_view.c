@@ -33,7 +33,7 @@
 #include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
-#include <uapi/linux/scif_stream.h>
+#include <uapi/linux/scif_requests.h>
 
 #include "scif_core.h"
 #include "scif_endpt.h"

@@ -26,7 +26,7 @@
 #include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/lockdep.h>
-#include <uapi/linux/scif_stream.h>
+#include <uapi/linux/scif_requests.h>
 
 #include "scif_core.h"
 #include "scif_endpt.h"

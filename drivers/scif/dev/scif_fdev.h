@@ -16,7 +16,7 @@
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <uapi/linux/scif_ioctl.h>
-#include <uapi/linux/scif_stream.h>
+#include <uapi/linux/scif_requests.h>
 
 /*
  * vm_flags_set() and vm_flags_clear() came with Linux 6.3 (the Kbuild file

@@ -71,6 +71,16 @@ static_assert(sizeof(struct scifioctl_accept) == 16);
 static_assert(sizeof(struct scifioctl_reg) == 40);
 static_assert(offsetof(struct scifioctl_reg, out_offset) == 32);
 static_assert(sizeof(struct scifioctl_unreg) == 16);
+static_assert(sizeof(struct scifioctl_stream_map) == 56);
+static_assert(offsetof(struct scifioctl_stream_map, rw_offset) == 16);
+/*
+ * A new request raises SCIF_IOCTL_NR_MAX. Its handler goes into
+ * scif_fdev_common() when its argument is laid out alike on both ABIs,
+ * else into both switches (the native one and the one below, with an i386
+ * layout): a case only in scif_fdev_do_ioctl() answers ENOTTY to 32-bit
+ * callers. See "Adding an ioctl" in Documentation/architecture.rst.
+ */
+static_assert(_IOC_NR(SCIF_STREAM_WAKE) == SCIF_IOCTL_NR_MAX);
 
 static long scif_fdev_do_compat_ioctl(struct file *file, unsigned int cmd,
 				      unsigned long arg)

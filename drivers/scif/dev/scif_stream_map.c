@@ -4,7 +4,7 @@
  * the process's memory (the core's side is core/scif_shm_view.c).
  *
  * The request returns a new file, one per call, whose mmap() offers two
- * parts at fixed offsets (<uapi/linux/scif_stream.h>): a read-write part
+ * parts at fixed offsets (<uapi/linux/scif_requests.h>): a read-write part
  * (the page of positions, the page of the peer's control block, the
  * peer's ring) and a read-only one (the page of our control block, our
  * ring). Pages are inserted at fault time (VM_PFNMAP): those across the
@@ -22,7 +22,7 @@
 #include <linux/mount.h>
 #include <linux/pseudo_fs.h>
 #include <linux/slab.h>
-#include <uapi/linux/scif_stream.h>
+#include <uapi/linux/scif_requests.h>
 
 #include "../core/scif_core.h"
 #include "../core/scif_endpt.h"

@@ -176,7 +176,10 @@ struct scifioctl_node_ids {
 #define SCIF_FENCE_WAIT		_IOWR('s', 16, __s32)
 #define SCIF_FENCE_SIGNAL	_IOWR('s', 17, struct scifioctl_fence_signal)
 
-/* Requests 18 and up, this driver's own: <linux/scif_stream.h>. */
-#include <linux/scif_stream.h>
+/*
+ * Requests 18 up to SCIF_IOCTL_NR_MAX, this driver's own:
+ * <linux/scif_requests.h>.
+ */
+#include <linux/scif_requests.h>
 
 #endif /* _UAPI_LINUX_SCIF_IOCTL_H */

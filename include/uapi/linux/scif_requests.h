@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * SCIF: a connected endpoint's stream mapped into the process, so that
- * bytes move without system calls. Requests of /dev/scif that this driver
- * adds to those of <linux/scif_ioctl.h>, which includes this header. See
- * Documentation/scif-ioctl-abi.rst.
+ * SCIF: the requests of /dev/scif that this driver adds to the frozen ones
+ * of <linux/scif_ioctl.h> (numbers 1 to 17), and their argument types.
+ * The project's scif_ioctl.h includes this header. It is a file of its own
+ * because the kernel tree ships its own include/uapi/linux/scif_ioctl.h,
+ * which shadows the project's in module builds: the driver includes this
+ * header by name to see the requests the kernel's copy lacks.
+ *
+ * Today these are the stream of a connected endpoint mapped into the
+ * process, so that bytes move without system calls. See
+ * Documentation/scif-ioctl-abi.rst and, for what a new request touches,
+ * "Adding an ioctl" in Documentation/architecture.rst.
  */
-#ifndef _UAPI_LINUX_SCIF_STREAM_H
-#define _UAPI_LINUX_SCIF_STREAM_H
+#ifndef _UAPI_LINUX_SCIF_REQUESTS_H
+#define _UAPI_LINUX_SCIF_REQUESTS_H
 
 #include <linux/ioctl.h>
 #include <linux/types.h>
@@ -108,4 +115,10 @@ struct scif_stream_shared {
 #define SCIF_STREAM_MAP		_IOWR('s', 18, struct scifioctl_stream_map)
 #define SCIF_STREAM_WAKE	_IO('s', 19)
 
-#endif /* _UAPI_LINUX_SCIF_STREAM_H */
+/*
+ * The highest request number /dev/scif knows: every number from 1 to this
+ * one is a request. A new request takes the next number and raises this.
+ */
+#define SCIF_IOCTL_NR_MAX	19
+
+#endif /* _UAPI_LINUX_SCIF_REQUESTS_H */
