@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * SCIF streams through shared memory: see core/scif_shm.c.
+ * SCIF streams through shared memory: see core/scif_shm.c (the memory),
+ * core/scif_shm_quarantine.c and core/scif_shm_ring.c (bytes and indices).
  */
 #ifndef SCIF_SHM_H
 #define SCIF_SHM_H
@@ -188,15 +189,19 @@ int scif_shm_attach(struct scif_instance *si, struct scif_shm *shm,
 		    const struct scif_wire_shm *w, u32 peer_size);
 void scif_shm_stop(struct scif_shm *shm);
 void scif_shm_set_peer_done(struct scif_shm *shm);
-void scif_shm_retire(struct scif_instance *si, struct scif_shm *shm);
-void scif_shm_put(struct scif_instance *si, struct scif_shm *shm);
 void scif_shm_get(struct scif_shm *shm);
 void scif_shm_unref(struct scif_shm *shm);
+void scif_shm_free(struct kref *ref);
+
+/* core/scif_shm_quarantine.c */
+void scif_shm_retire(struct scif_instance *si, struct scif_shm *shm);
+void scif_shm_put(struct scif_instance *si, struct scif_shm *shm);
 bool scif_shm_unquarantine(struct scif_instance *si, u16 node, u64 ep_id,
 			   u32 gen, u64 writer);
 void scif_shm_node_lost(struct list_head *quarantine);
 unsigned int scif_shm_quarantined(struct scif_instance *si, u16 node);
 
+/* core/scif_shm_ring.c */
 int scif_shm_write(struct scif_shm *shm, u32 seq, u32 peer_size,
 		   struct iov_iter *from, u32 len);
 void scif_shm_publish_read(struct scif_shm *shm, u32 read);
