@@ -6,6 +6,11 @@
 #   api, api32  every libscif call and user-mode error code, raw ioctls with
 #               bad arguments; the same built -m32, through compat_ioctl
 #   conn        1,000 simultaneous connections, each carrying its own data
+#   map-scan    as uid 65534 after freeing 64 MiB of marker bytes: every
+#               mapping of 24 connections (both parts of each end's
+#               SCIF_STREAM_MAP, a peer's window through scif_mmap())
+#               holds only zeros or bytes somebody wrote, before and after
+#               a send and after the peer closed
 #   mmap        scif_mmap() of the peer's windows both ways against
 #               readfrom/writeto, its errnos, the peer's unregister deferred
 #               while mapped, SIGBUS after the peer closes
@@ -49,6 +54,7 @@ dma_in_use() {
 run api scif-user-api-test
 run api32 scif-user-api-test32
 run conn scif-conn-test 1000
+run map-scan scif-map-scan-test
 run mmap scif-mmap-test
 run pincache scif-pincache-test
 run poll scif-poll-test 64

@@ -340,17 +340,18 @@ EXPORT_SYMBOL_IF_KUNIT(scif_shm_attach);
 /*
  * Take the peer's memory out of every process's view of the stream
  * (core/scif_shm_view.c): @remote_ok is false already, so the faults that
- * follow the zap map the sink.
+ * follow the zap map the sink. @down is set only after the zap: a process
+ * that sees it no longer reaches the peer's memory.
  */
 static void scif_shm_views_stop(struct scif_shm *shm)
 {
 	struct scif_shm_view *v;
 
 	mutex_lock(&shm->views_lock);
-	if (shm->user)
-		WRITE_ONCE(shm->user->down, 1);
 	list_for_each_entry(v, &shm->views, link)
 		unmap_mapping_range(v->mapping, 0, 0, 1);
+	if (shm->user)
+		WRITE_ONCE(shm->user->down, 1);
 	mutex_unlock(&shm->views_lock);
 }
 
