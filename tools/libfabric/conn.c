@@ -169,8 +169,12 @@ void sfi_conn_accept_all(struct sfi_ep *ep)
 {
 	struct scif_port_id peer;
 	struct sfi_conn *c;
+	struct pollfd p = { scif_get_fd(ep->lep), POLLIN, 0 };
 	scif_epd_t epd;
 
+	/* scif_accept() opens a file before it asks: look first */
+	if (poll(&p, 1, 0) <= 0)
+		return;
 	while (scif_accept(ep->lep, &peer, &epd, 0) == 0) {
 		c = conn_new(ep, epd);
 		if (!c) {

@@ -136,7 +136,6 @@ static int hints_ok(const struct fi_info *h)
 	if (d && ((d->name && strcmp(d->name, SFI_DOMAIN_NAME)) ||
 		  !progress_ok(d->control_progress) ||
 		  !progress_ok(d->data_progress) ||
-		  d->resource_mgmt == FI_RM_ENABLED ||
 		  d->cq_data_size > SFI_CQ_DATA_SIZE ||
 		  d->mr_key_size > sizeof(uint64_t) ||
 		  (d->av_type != FI_AV_UNSPEC && d->av_type != FI_AV_MAP &&
@@ -198,7 +197,12 @@ static void fill(struct fi_info *fi, uint64_t caps, int mr_mode,
 		hd->threading : FI_THREAD_SAFE;
 	fi->domain_attr->control_progress = FI_PROGRESS_MANUAL;
 	fi->domain_attr->data_progress = FI_PROGRESS_MANUAL;
-	fi->domain_attr->resource_mgmt = FI_RM_DISABLED;
+	/*
+	 * Nothing can be overrun: the queues and the unexpected-message
+	 * store grow, and the SCIF streams are flow-controlled.
+	 */
+	fi->domain_attr->resource_mgmt = hd && hd->resource_mgmt ?
+		hd->resource_mgmt : FI_RM_ENABLED;
 	fi->domain_attr->av_type = hd && hd->av_type == FI_AV_TABLE ?
 		FI_AV_TABLE : FI_AV_MAP;
 	fi->domain_attr->mr_mode = mr_mode;
