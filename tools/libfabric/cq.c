@@ -194,10 +194,11 @@ static ssize_t cq_sreadfrom(struct fid_cq *fcq, void *buf, size_t count,
 		ret = cq_take(cq, buf, count, src);
 		if (ret != -FI_EAGAIN)
 			break;
-		if (end >= 0 && now_ms() >= end)
+		if (cq->signaled || (end >= 0 && now_ms() >= end))
 			break;
 		sfi_domain_wait(cq->dom, 10);
 	}
+	cq->signaled = 0;
 	pthread_mutex_unlock(&cq->dom->lock);
 	return ret;
 }
@@ -208,9 +209,14 @@ static ssize_t cq_sread(struct fid_cq *fcq, void *buf, size_t count,
 	return cq_sreadfrom(fcq, buf, count, NULL, cond, timeout);
 }
 
+/* A thread in sread() returns -FI_EAGAIN within its next 10 ms slice. */
 static int cq_signal(struct fid_cq *fcq)
 {
-	(void)fcq;
+	struct sfi_cq *cq = sfi_of(fcq, struct sfi_cq, cq);
+
+	pthread_mutex_lock(&cq->dom->lock);
+	cq->signaled = 1;
+	pthread_mutex_unlock(&cq->dom->lock);
 	return 0;
 }
 

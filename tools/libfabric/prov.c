@@ -10,6 +10,7 @@
 
 size_t sfi_eager_max = SFI_EAGER_DEFAULT;
 
+/* All state hangs off the objects the application closes: nothing global. */
 static void sfi_cleanup(void)
 {
 }

@@ -180,6 +180,7 @@ struct sfi_cq {
 	size_t cap, head, count;
 	struct sfi_list errs;
 	int refs;
+	int signaled;		/* fi_cq_signal(): wake sread */
 };
 
 struct sfi_cntr {
