@@ -48,8 +48,16 @@ static void check(int ok, const char *what)
 	fflush(stdout);
 }
 
-#define TRY(call) do { int r_ = (int)(call); if (r_) { \
-	fprintf(stderr, "%s: %s\n", #call, fi_strerror(-r_)); exit(1); } } while (0)
+#define TRY(call)							\
+	do {								\
+		int r_ = (int)(call);					\
+									\
+		if (r_) {						\
+			fprintf(stderr, "%s: %s\n", #call,		\
+				fi_strerror(-r_));			\
+			exit(1);					\
+		}							\
+	} while (0)
 
 /* One completion of @cq, progressing both domains; -err on a failed one. */
 static int wait_comp(struct fid_cq *cq, struct fi_cq_tagged_entry *e,

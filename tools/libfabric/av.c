@@ -67,11 +67,10 @@ static int av_insert(struct fid_av *fav, const void *addr, size_t count,
 		return -FI_EINVAL;
 	pthread_mutex_lock(&av->dom->lock);
 	for (i = 0; i < count; i++) {
-		if (av_add(av, &ids[i], &a)) {
+		if (av_add(av, &ids[i], &a))
 			a = FI_ADDR_NOTAVAIL;
-		} else {
+		else
 			n++;
-		}
 		if (fi_addr)
 			fi_addr[i] = a;
 	}
@@ -162,10 +161,8 @@ static const char *av_straddr(struct fid_av *fav, const void *addr,
 
 	(void)fav;
 	n = snprintf(s, sizeof(s), "scif://%u:%u", id->node, id->port);
-	if (*len) {
-		strncpy(buf, s, *len - 1);
-		buf[*len - 1] = '\0';
-	}
+	if (*len)
+		snprintf(buf, *len, "%s", s);
 	*len = (size_t)n + 1;
 	return buf;
 }

@@ -4,6 +4,7 @@
  * (no completion is ever dropped) and a list of failed ones. Reading a CQ
  * first runs the domain's progress engine.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -228,8 +229,7 @@ static const char *cq_strerror(struct fid_cq *fcq, int prov_errno,
 	(void)fcq;
 	(void)err_data;
 	if (buf && len) {
-		strncpy(buf, s, len - 1);
-		buf[len - 1] = '\0';
+		snprintf(buf, len, "%s", s);
 		return buf;
 	}
 	return s;

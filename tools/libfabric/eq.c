@@ -6,6 +6,7 @@
  * fi_eq_write(), which programs use to wake their own waiting threads.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -126,8 +127,7 @@ static const char *eq_strerror(struct fid_eq *feq, int prov_errno,
 	(void)feq;
 	(void)err_data;
 	if (buf && len) {
-		strncpy(buf, s, len - 1);
-		buf[len - 1] = '\0';
+		snprintf(buf, len, "%s", s);
 		return buf;
 	}
 	return s;

@@ -131,7 +131,7 @@ static int hints_ok(const struct fi_info *h)
 	if (e && ((e->type != FI_EP_UNSPEC && e->type != FI_EP_RDM) ||
 		  e->max_msg_size > SFI_MAX_MSG || e->tx_ctx_cnt > 1 ||
 		  e->rx_ctx_cnt > 1 ||
-		  (e->protocol != FI_PROTO_UNSPEC)))
+		  e->protocol != FI_PROTO_UNSPEC))
 		return 0;
 	if (d && ((d->name && strcmp(d->name, SFI_DOMAIN_NAME)) ||
 		  !progress_ok(d->control_progress) ||

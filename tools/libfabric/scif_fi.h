@@ -44,14 +44,14 @@
 #define SFI_API_VERSION		FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION)
 
 /* Limits offered in fi_getinfo(). */
-#define SFI_MAX_MSG		(1UL << 30)
+#define SFI_MAX_MSG		(1024UL * 1024 * 1024)
 #define SFI_INJECT_SIZE		256
 #define SFI_EAGER_DEFAULT	(64 * 1024)
 #define SFI_QUEUE_SIZE		1024
 #define SFI_CQ_DATA_SIZE	8
 
 /* Memory region keys are offsets from here in every connection's space. */
-#define SFI_MR_SPACE_BASE	(1ULL << 40)
+#define SFI_MR_SPACE_BASE	(1024ULL * 1024 * 1024 * 1024)	/* 1 TiB */
 /* Rendezvous windows are placed below it, per connection. */
 #define SFI_RV_SPACE_END	SFI_MR_SPACE_BASE
 
