@@ -8,7 +8,6 @@
 #ifndef SCIF_RMA_H
 #define SCIF_RMA_H
 
-#include <linux/errno.h>
 #include <linux/types.h>
 
 #include "scif_rma_types.h"
@@ -30,27 +29,6 @@ struct scif_wire_msg;
 struct scif_rma_watch {
 	void (*peer_windows_gone)(struct scif_endpt *ep);
 };
-
-/**
- * scif_win_access() - whether a window's protection allows an access
- * @win: a window, ours or the peer's
- * @prot: the access asked for: %SCIF_PROT_READ, %SCIF_PROT_WRITE or both
- *
- * The one test of a window's rights, for every path that reaches a
- * window's pages: a copy needs %SCIF_PROT_READ of the source windows and
- * %SCIF_PROT_WRITE of the destination ones (scif_span_get()), a staged RMA
- * served for the peer the same of our windows (scif_span_get_served()), a
- * fence signal's write %SCIF_PROT_WRITE (rma/scif_poke.c), and an mmap()
- * of the peer's windows %SCIF_PROT_READ, with %SCIF_PROT_WRITE for a
- * writable mapping (dev/scif_mmap.c). scif_get_pages() asks for no right:
- * it hands the window's rights to its caller in &scif_range.prot_flags.
- *
- * Return: 0 if @win grants every right in @prot, else -EACCES.
- */
-static inline int scif_win_access(const struct scif_window *win, int prot)
-{
-	return (win->prot & prot) == prot ? 0 : -EACCES;
-}
 
 /* rma/scif_rma_ep.c: an endpoint's RMA state, and the layer's handlers */
 extern const struct scif_layer scif_rma_layer;
@@ -79,6 +57,7 @@ void scif_pincache_destroy(struct scif_rma_ep *rma);
 struct scif_window *scif_win_alloc(unsigned long nr_pages, bool remote);
 void scif_win_get(struct scif_window *win);
 void scif_win_put(struct scif_window *win);
+int scif_win_access(const struct scif_window *win, int prot);
 enum dma_data_direction scif_win_dma_dir(int prot);
 int scif_wtree_insert(struct maple_tree *mt, struct scif_window *win,
 		      u64 offset, bool fixed);
