@@ -659,7 +659,7 @@ bool scif_shm_wake_due(struct scif_shm *shm, bool rx, u32 from, u32 to)
 	event = le32_to_cpu(rx ? READ_ONCE(shm->ctl->rx_event) :
 				 READ_ONCE(shm->ctl->tx_event));
 	/* The event index lies in [from, to): the sleeper saw no more. */
-	return to - event - 1 < to - from;
+	return scif_stream_wake_due(event, from, to);
 }
 
 /**
