@@ -8,6 +8,7 @@
 # cannot leave the other waiting. They run in both window modes of the NTB
 # (tests/e2e/guest/scif_modes.sh); translated, the mmap example is left out
 # (remote windows cannot be mapped there).
+# needs: own-boot (builds the examples on the host first)
 top=$(cd "$(dirname "$0")/../.." && pwd)
 examples="pingpong rma mmap fence poll nbconnect"
 
