@@ -10,7 +10,8 @@
 # (.scif-cmd), its modules (.scif-modules, comma separated) and its time
 # limit in seconds (.scif-timeout). For each test, every guest:
 #   - waits for the others (a barrier through the host, ttyS2),
-#   - marks the start on the console (kernel log) and on its output,
+#   - empties the kernel log buffer (tests read dmesg), then marks the
+#     start on the console (kernel log) and on its output,
 #   - loads the test's modules, runs its command in its directory under
 #     its time limit, unloads the modules in reverse (as /init does for a
 #     boot of its own; a failure is a kernel-log @@SCIF-FAIL line),
@@ -96,6 +97,9 @@ while read -r name; do
 	t=$dir/$name
 	suite_sync
 	start=$(date +%s)
+	# a fresh kernel log for the test, as after a boot (the console keeps
+	# everything)
+	dmesg -c >/dev/null
 	mark "@@SCIF-TEST-BEGIN $name"
 	echo "@@SCIF-TEST-BEGIN $name"
 	[ -w "$leak" ] && echo clear >"$leak"
