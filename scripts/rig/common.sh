@@ -15,6 +15,11 @@ SCIF_SPEED_FRAGMENT=$SCIF_TOP/scripts/rig/kernel-speed.config
 SCIF_KERNEL=${SCIF_KERNEL:-debug}
 SCIF_BUILD=$SCIF_TOP/build
 
+# What fails a guest's run when its console shows it: kernel reports
+# (BUG, WARN, Oops, KASAN, UBSAN, lockdep, hung tasks, RCU stalls, panics,
+# kmemleak) and the rig's own @@SCIF-FAIL lines.
+SCIF_REPORT_PATTERN='BUG:|WARNING:|Oops|KASAN|UBSAN|kmemleak: .*new suspected|unreferenced object|INFO: possible|INFO: task .* blocked|circular locking|inconsistent lock|lock held when returning|Kernel panic|general protection|stack-protector|rcu: INFO|detected stall|@@SCIF-FAIL'
+
 die() {
 	echo "error: $*" >&2
 	exit 1

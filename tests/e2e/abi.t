@@ -4,6 +4,7 @@
 # binary interface as the distribution's /usr/include/linux/scif_ioctl.h
 # (every struct size, member offset, member size and signedness, and every
 # request number), both for x86_64 and for i386 (-m32).
+# needs: host (no guest)
 top=$(cd "$(dirname "$0")/../.." && pwd)
 [ -f /usr/include/linux/scif_ioctl.h ] || {
 	echo "FAIL: /usr/include/linux/scif_ioctl.h missing (linux-libc-dev)"

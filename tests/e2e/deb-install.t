@@ -11,6 +11,7 @@
 #     here against libscif-dev's header and pkg-config file) run on the
 #     test kernel.
 # One guest, one boot: well under two minutes on an idle machine.
+# needs: own-boot (builds and unpacks packages on the host around its boot)
 set -uo pipefail
 # One brace group: bash reads all of it before running any, so editing this
 # file during a run cannot change that run.

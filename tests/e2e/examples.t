@@ -8,6 +8,9 @@
 # cannot leave the other waiting. They run in both window modes of the NTB
 # (tests/e2e/guest/scif_modes.sh); translated, the mmap example is left out
 # (remote windows cannot be mapped there).
+# The examples are built on the host before the guests' part is run (or
+# collected, for a shared boot).
+# needs: nodes=2 mem=256 ntb-winmem=32
 top=$(cd "$(dirname "$0")/../.." && pwd)
 examples="pingpong rma mmap fence poll nbconnect"
 
@@ -35,7 +38,7 @@ for ex in $examples; do
 done
 exit \$fail
 GUEST
-"$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 900 \
-	--ntb-winmem 32 --modules "swdma scif" "${copies[@]}" \
+"$top/scripts/rig/cluster" --needs "$0" --timeout 900 \
+	--modules "swdma scif" "${copies[@]}" \
 	--copy "$top/tests/e2e/guest/scif_modes.sh" \
 	--copy "$tmp/examples.sh" -- sh ./scif_modes.sh sh ./examples.sh

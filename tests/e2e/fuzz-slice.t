@@ -11,6 +11,7 @@
 # exits 1), a hang (its watchdog, then the rig's timeout), no fault
 # injected, a failed stream or any kernel report (the rig; kmemleak's
 # included). The full runs are `make fuzz`.
+# needs: nodes=2 mem=512
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -27,7 +28,7 @@ fi_disarm
 [ "$rc" = 0 ] || { echo "scif-fuzz under allocation failures: exit $rc"; exit 1; }
 fi_recovered 3300
 GUEST
-"$top/scripts/rig/cluster" -n 2 --mem 512 --timeout 600 \
+"$top/scripts/rig/cluster" --needs "$0" --timeout 600 \
 	--modules "swdma ntb_ivshmem scif scif_ntb" \
 	--copy "$top/tests/e2e/guest/fault_inject.sh" \
 	--copy "$tmp/fuzz_slice.sh" -- sh ./fuzz_slice.sh

@@ -4,6 +4,7 @@
 # tree: for each module_param() / module_param_named() in drivers/, the
 # module (from the Kbuild line that builds the source file) must have a
 # section and the parameter a row (``name``) in it. Host only, no guest.
+# needs: host (no guest)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 doc=$top/Documentation/module-parameters.rst

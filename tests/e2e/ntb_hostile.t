@@ -4,7 +4,8 @@
 # tools/fuzz/run-peer-fuzz): the victim stays up, resets the link on
 # impossible ring state, rate-limits its messages, leaks nothing, and then
 # accepts a genuine link.
+# needs: nodes=2 mem=512
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec "$top/scripts/rig/cluster" -n 2 --mem 512 --timeout 400 \
+exec "$top/scripts/rig/cluster" --needs "$0" --timeout 400 \
 	--modules "swdma ntb_ivshmem scif scif_ntb" \
 	--copy "$top/tests/e2e/guest/ntb_hostile.sh" -- sh ./ntb_hostile.sh 20000 1

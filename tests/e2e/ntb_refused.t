@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Bad input: a register region with the wrong magic, then the wrong version.
 # The driver refuses the port with one clear kernel line and no crash.
+# needs: own-boot (boots twice, with a corrupted NTB header)
 top=$(cd "$(dirname "$0")/../.." && pwd)
 for field in magic version; do
 	echo "== register region with a wrong $field"

@@ -5,6 +5,7 @@
 # (small 64 KiB rings). Every mark must be answered, and neither node may
 # declare the other lost: a receive path that waited for room in the peer's
 # full ring used to stall both until the send timeout reset the link.
+# needs: nodes=2 mem=256
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -27,6 +28,6 @@ else
 fi
 rmmod scif_ntb
 GUEST
-"$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 420 \
+"$top/scripts/rig/cluster" --needs "$0" --timeout 420 \
 	--modules "ntb_ivshmem scif" \
 	--copy "$tmp/ntb_storm.sh" -- sh ./ntb_storm.sh

@@ -4,7 +4,8 @@
 # windows once at probe, on translated 16 MiB windows whose homes are in
 # 32 MiB of window memory (cluster --ntb-winmem). The guest script loads
 # the modules itself, with the parameters.
+# needs: nodes=2 mem=256 ntb-winmem=32
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec "$top/scripts/rig/cluster" -n 2 --mem 256 --ntb-winmem 32 --timeout 600 \
+exec "$top/scripts/rig/cluster" --needs "$0" --timeout 600 \
 	--modules "" --copy "$top/tests/e2e/guest/ntb_lib.sh" \
 	--copy "$top/tests/e2e/guest/ntb_upstream.sh" -- sh ./ntb_upstream.sh

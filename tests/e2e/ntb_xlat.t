@@ -4,8 +4,8 @@
 # upstream ntb_tool: the peer reaches exactly the buffer a window was
 # translated onto, unopened windows cannot be mapped. The guest script
 # loads the modules itself, with the parameters.
+# needs: nodes=2 mem=256 ntb-winmem=32 ntb-winmem-as-ram
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec "$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 400 --modules "" \
-	--ntb-winmem 32 --ntb-winmem-as-ram \
+exec "$top/scripts/rig/cluster" --needs "$0" --timeout 400 --modules "" \
 	--copy "$top/tests/e2e/guest/ntb_lib.sh" \
 	--copy "$top/tests/e2e/guest/ntb_xlat.sh" -- sh ./ntb_xlat.sh

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The rig must fail loudly: a failing command, a kernel panic, a WARN, a
 # hung guest and truncated KTAP must each give a non-zero exit and a reason.
+# needs: own-boot (boots the rig itself, expecting it to fail)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/rig/common.sh"

@@ -4,6 +4,7 @@
 # a connecting process to a listening one unchanged, and scif-info --json
 # prints one JSON document (checked here, on the host: the guest has no
 # JSON parser) that shows the node and a listener's endpoint and port.
+# needs: own-boot (checks the guest's JSON on the host)
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

@@ -7,9 +7,10 @@
 # with 256 MiB less the 64 MiB of window memory, the debug kernel left it
 # about 1 MiB free and the OOM killer ended the server (CI at 0065690),
 # hence 512 MiB (the rig takes powers of two).
+# needs: nodes=3 mem=512 smp=1 ntb-winmem=64
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec "$top/scripts/rig/cluster" -n 3 --mem 512 --smp 1 --timeout 600 \
-	--ntb-winmem 64 --modules "scif" \
+exec "$top/scripts/rig/cluster" --needs "$0" --timeout 600 \
+	--modules "scif" \
 	--copy "$top/tests/e2e/guest/scif_modes.sh" \
 	--copy "$top/tests/e2e/guest/scif_ntb_conn.sh" \
 	-- sh ./scif_modes.sh sh ./scif_ntb_conn.sh

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # SCIF over the emulated NTB: ten link flaps in a row, in both window modes
 # (direct, then translated with 2 x 16 MiB windows per peer).
+# needs: nodes=2 mem=256 ntb-winmem=32
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec "$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 500 \
-	--ntb-winmem 32 --modules "scif" \
+exec "$top/scripts/rig/cluster" --needs "$0" --timeout 500 \
+	--modules "scif" \
 	--copy "$top/tests/e2e/guest/scif_modes.sh" \
 	--copy "$top/tests/e2e/guest/scif_ntb_flap.sh" \
 	-- sh ./scif_modes.sh sh ./scif_ntb_flap.sh

@@ -4,6 +4,7 @@
 # 1 runs RMAs against it and waits on fences; every call of node 1 must fail
 # with ECONNRESET or ENODEV within 10 s, nothing may hang, and its pages
 # must be unpinned after close (VmPin 0). The rig scans kmemleak.
+# needs: nodes=2 mem=256 kill-node=0 after-ready=3
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -23,7 +24,6 @@ else
 	scif-info -n
 fi
 GUEST
-"$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 400 \
-	--kill-node 0 --after-ready 3 \
+"$top/scripts/rig/cluster" --needs "$0" --timeout 400 \
 	--modules "swdma ntb_ivshmem scif scif_ntb" \
 	--copy "$tmp/scif_ntb_rma_loss.sh" -- sh ./scif_ntb_rma_loss.sh

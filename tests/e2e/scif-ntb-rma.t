@@ -12,6 +12,7 @@
 # of a session, connecting and accepting, to the peer and (direct mode
 # only: loopback does not depend on the window mode) on loopback, run with
 # its N-th allocation or user copy failing for every N it reaches.
+# needs: nodes=2 mem=256 ntb-winmem=32
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -39,7 +40,7 @@ for c in /sys/class/dma/*; do
 done
 true
 GUEST
-"$top/scripts/rig/cluster" -n 2 --mem 256 --timeout 700 \
-	--ntb-winmem 32 --modules "swdma scif" \
+"$top/scripts/rig/cluster" --needs "$0" --timeout 700 \
+	--modules "swdma scif" \
 	--copy "$top/tests/e2e/guest/scif_modes.sh" \
 	--copy "$tmp/scif_ntb_rma.sh" -- sh ./scif_modes.sh sh ./scif_ntb_rma.sh

@@ -28,6 +28,7 @@
 #               mmap()'s, the process and the kernel taking turns on one
 #               stream, poll, lying positions, writes after the peer closed
 # Every test runs even after one failed; the run fails if any did.
+# needs: nodes=1
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -68,5 +69,5 @@ if [ -n "$failed" ]; then
 	exit 1
 fi
 GUEST
-"$top/scripts/rig/cluster" -n 1 --modules "swdma scif" --timeout 900 \
+"$top/scripts/rig/cluster" --needs "$0" --modules "swdma scif" --timeout 900 \
 	--copy "$tmp/user.sh" -- sh ./user.sh

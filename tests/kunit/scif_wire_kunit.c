@@ -233,7 +233,7 @@ static void data_beyond_credit(struct kunit *test)
 static void credit_forged_and_replayed(struct kunit *test)
 {
 	struct wire_ctx *ctx = test->priv;
-	const int q = SCIF_RX_RING_SIZE / 4;
+	const int q = SCIF_RX_RING_SIZE >> SCIF_CREDIT_SHIFT;
 	struct scif_wire_msg m;
 	char *buf;
 
@@ -613,6 +613,84 @@ static void disconnect_replayed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, scif_send(ctx->sa, "x", 1, 0), -ECONNRESET);
 }
 
+/* Deliver @m with @len bytes of data to node 0; expect it dropped. */
+static void wire_expect_drop_data(struct kunit *test,
+				  const struct scif_wire_msg *m, size_t len)
+{
+	u8 buf[sizeof(*m) + 8] = {};
+
+	memcpy(buf, m, sizeof(*m));
+	((struct scif_wire_msg *)buf)->len = cpu_to_le16(len);
+	wire_expect_drop(test, buf, sizeof(*m) + len);
+}
+
+/*
+ * The dispatcher enforces every row of the table beside the message enum
+ * (scif_msg_rule()): a non-zero seq on each type that carries none, and
+ * data on each type that takes none, are dropped. CREDIT and DISCONNECT
+ * are built so that only the broken rule makes them wrong: the same
+ * message without the fault is then taken.
+ */
+static void msg_rules_enforced(struct kunit *test)
+{
+	struct wire_ctx *ctx = test->priv;
+	const struct scif_msg_rule *rule;
+	struct scif_wire_msg m;
+	char buf[8] = {};
+	unsigned int type, seq = 0, data = 0;
+
+	for (type = 0; type <= U8_MAX; type++) {
+		rule = scif_msg_rule(type);
+		wire_msg(ctx, &m, type);
+		if (!rule) {
+			KUNIT_EXPECT_TRUE(test, !type || type >= SCIF_MSG_NR);
+			wire_expect_drop(test, &m, sizeof(m));
+			continue;
+		}
+		KUNIT_EXPECT_LT(test, type, (unsigned int)SCIF_MSG_NR);
+		if (!rule->seq) {
+			m.seq = cpu_to_le32(1);
+			wire_expect_drop(test, &m, sizeof(m));
+			m.seq = 0;
+			seq++;
+		}
+		if (!rule->data) {
+			wire_expect_drop_data(test, &m, sizeof(buf));
+			data++;
+		}
+	}
+	/* Some of each kind, or the walk proves nothing. */
+	KUNIT_EXPECT_GT(test, seq, 0U);
+	KUNIT_EXPECT_GT(test, data, 0U);
+
+	/* Bytes read but fewer than the credit rule reports: none sent. */
+	KUNIT_ASSERT_EQ(test, scif_send(ctx->sa, buf, sizeof(buf),
+					SCIF_SEND_BLOCK), (int)sizeof(buf));
+	KUNIT_ASSERT_EQ(test, scif_recv(ctx->sb, buf, sizeof(buf),
+					SCIF_RECV_BLOCK), (int)sizeof(buf));
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_ASSERT_EQ(test, ctx->sa->tx_acked, 0U);
+	wire_msg(ctx, &m, SCIF_MSG_CREDIT);
+	m.arg = cpu_to_le32(sizeof(buf));
+	m.seq = cpu_to_le32(1);
+	wire_expect_drop(test, &m, sizeof(m));
+	KUNIT_EXPECT_EQ(test, ctx->sa->tx_acked, 0U);
+	m.seq = 0;
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->n.pair, ctx->n.a, &m,
+					      sizeof(m)), 0);
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, ctx->sa->tx_acked, (u32)sizeof(buf));
+
+	wire_expect_healthy(test);
+	wire_msg(ctx, &m, SCIF_MSG_DISCONNECT);
+	wire_expect_drop_data(test, &m, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, ctx->sa->state, SCIF_EP_CONNECTED);
+	KUNIT_ASSERT_EQ(test, scif_sim_inject(ctx->n.pair, ctx->n.a, &m,
+					      sizeof(m)), 0);
+	scif_sim_settle(ctx->n.pair);
+	KUNIT_EXPECT_EQ(test, ctx->sa->state, SCIF_EP_DISCONNECTED);
+}
+
 static struct kunit_case scif_wire_cases[] = {
 	KUNIT_CASE(truncated),
 	KUNIT_CASE(malformed_header),
@@ -629,6 +707,7 @@ static struct kunit_case scif_wire_cases[] = {
 	KUNIT_CASE(connreq_malformed_and_replayed),
 	KUNIT_CASE(connreq_flood_bounded),
 	KUNIT_CASE(disconnect_replayed),
+	KUNIT_CASE(msg_rules_enforced),
 	{}
 };
 

@@ -3,8 +3,9 @@
  * SCIF message reception: the one door through which peer input enters.
  *
  * scif_node_rx() checks everything that does not depend on endpoint state
- * (size, version, type, length, reserved bytes) and hands the message to
- * the handler of its type, which checks the rest against the endpoint it
+ * (size, version, type, length, reserved bytes, and the rules of its type
+ * in the table beside &enum scif_msg_type, scif_msg_rule()) and hands the
+ * message to the handler of its type, which checks the rest against the endpoint it
  * names. Whatever is refused is counted against the sending node and
  * reported with a rate-limited line; nothing a peer sends can make the
  * core allocate without bound, dereference a peer-supplied value or change
@@ -50,17 +51,12 @@ static int scif_msg_dispatch(struct scif_instance *si, u16 node,
 			     const struct scif_wire_msg *msg, const void *data,
 			     size_t len)
 {
-	if (scif_msg_is_rma(msg->type))
+	int ret = scif_msg_check_rule(msg, len);
+
+	if (ret)
+		return ret;
+	if (scif_msg_rule(msg->type)->layer == SCIF_MSG_LAYER_RMA)
 		return scif_layers_rx(si, node, msg, data, len);
-	/* seq: a stream offset (DATA) or the number of a connect. */
-	if (msg->seq && msg->type != SCIF_MSG_DATA &&
-	    msg->type != SCIF_MSG_CONNREQ && msg->type != SCIF_MSG_ACCEPT &&
-	    msg->type != SCIF_MSG_REJECT && msg->type != SCIF_MSG_DISCONNECT &&
-	    msg->type != SCIF_MSG_RELEASE)
-		return -EPROTO;
-	if (len && msg->type != SCIF_MSG_DATA &&
-	    msg->type != SCIF_MSG_CONNREQ && msg->type != SCIF_MSG_ACCEPT)
-		return -EPROTO;
 	switch (msg->type) {
 	case SCIF_MSG_CONNREQ:
 		return scif_handle_connreq(si, node, msg, data, len);

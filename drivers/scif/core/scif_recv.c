@@ -52,7 +52,7 @@ static int scif_ring_read(struct scif_endpt *ep, struct iov_iter *to,
 	ep->rx_read += n;
 	read = ep->rx_read;
 	unacked = ep->rx_read - ep->rx_acked;
-	*credit = !shm && unacked >= ep->rx_size / 4;
+	*credit = !shm && scif_credit_due(unacked, ep->rx_size);
 	spin_unlock(&ep->lock);
 	if (shm) {
 		/* The room is the sender's at once; wake it if it sleeps. */

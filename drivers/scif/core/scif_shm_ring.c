@@ -18,6 +18,7 @@
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
+#include <uapi/linux/scif_requests.h>
 
 #include "scif_shm.h"
 #include "scif_wire.h"
@@ -148,7 +149,7 @@ bool scif_shm_wake_due(struct scif_shm *shm, bool rx, u32 from, u32 to)
 	event = le32_to_cpu(rx ? READ_ONCE(shm->ctl->rx_event) :
 				 READ_ONCE(shm->ctl->tx_event));
 	/* The event index lies in [from, to): the sleeper saw no more. */
-	return to - event - 1 < to - from;
+	return scif_stream_wake_due(event, from, to);
 }
 
 /**

@@ -13,6 +13,7 @@
 #define SCIF_WIRE_H
 
 #include <linux/build_bug.h>
+#include <linux/errno.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 
@@ -117,11 +118,84 @@ enum scif_msg_type {
 	SCIF_MSG_NR,
 };
 
-/* Whether messages of @type belong to the RMA layer. */
-static inline bool scif_msg_is_rma(u8 type)
+/**
+ * enum scif_msg_layer - the layer whose handler a message type goes to
+ * @SCIF_MSG_LAYER_CORE: the core's handlers (connections, streams)
+ * @SCIF_MSG_LAYER_RMA: the layer above the core that registered for the
+ *			RMA types (rma/scif_reg_msg.c), through
+ *			scif_layers_rx()
+ */
+enum scif_msg_layer {
+	SCIF_MSG_LAYER_CORE,
+	SCIF_MSG_LAYER_RMA,
+};
+
+/**
+ * struct scif_msg_rule - what the dispatcher checks of a message type
+ *			  before any handler sees it
+ * @known: the type exists (false for 0, the hole before the first type)
+ * @seq: @seq of &struct scif_wire_msg may be non-zero: a stream offset
+ *	 (DATA), the number of a connect (CONNREQ, ACCEPT, REJECT,
+ *	 DISCONNECT, RELEASE), a page index, errno or request tag (RMA
+ *	 types); for every other type it must be 0
+ * @data: data may follow the message (@len non-zero); how much each type
+ *	  takes is its handler's check, within what the link carries
+ * @layer: an &enum scif_msg_layer
+ *
+ * What a handler checks against the endpoint it names (the sender is the
+ * connected peer, the endpoint's state) stays with the handler.
+ */
+struct scif_msg_rule {
+	bool known;
+	bool seq;
+	bool data;
+	u8 layer;
+};
+
+#define SCIF_MSG_RULE(s, d, l) \
+	{ .known = true, .seq = (s), .data = (d), .layer = SCIF_MSG_LAYER_##l }
+
+/**
+ * scif_msg_rule() - the rules of one message type
+ * @type: the type as received (any value)
+ *
+ * The table beside &enum scif_msg_type: one row per type, read by the
+ * dispatcher (core/scif_msg.c) and by the RMA layer's handler, and walked
+ * by the KUnit suite scif_wire_kunit. A new type gets its row here.
+ *
+ * Return: the type's row, or NULL for a value that is no type.
+ */
+static inline const struct scif_msg_rule *scif_msg_rule(u8 type)
 {
-	return (type >= SCIF_MSG_REG_OPEN && type <= SCIF_MSG_RMA_DONE) ||
-	       type == SCIF_MSG_UNREG_SEEN;
+	static const struct scif_msg_rule rules[SCIF_MSG_NR] = {
+		/*			    seq    data   layer */
+		[SCIF_MSG_CONNREQ]	= SCIF_MSG_RULE(true, true, CORE),
+		[SCIF_MSG_ACCEPT]	= SCIF_MSG_RULE(true, true, CORE),
+		[SCIF_MSG_REJECT]	= SCIF_MSG_RULE(true, false, CORE),
+		[SCIF_MSG_DATA]		= SCIF_MSG_RULE(true, true, CORE),
+		[SCIF_MSG_CREDIT]	= SCIF_MSG_RULE(false, false, CORE),
+		[SCIF_MSG_DISCONNECT]	= SCIF_MSG_RULE(true, false, CORE),
+		[SCIF_MSG_REG_OPEN]	= SCIF_MSG_RULE(false, true, RMA),
+		[SCIF_MSG_REG_PAGES]	= SCIF_MSG_RULE(true, true, RMA),
+		[SCIF_MSG_REG_ACK]	= SCIF_MSG_RULE(true, false, RMA),
+		[SCIF_MSG_UNREG]	= SCIF_MSG_RULE(false, false, RMA),
+		[SCIF_MSG_UNREG_ACK]	= SCIF_MSG_RULE(false, false, RMA),
+		[SCIF_MSG_RMA_CLOSE]	= SCIF_MSG_RULE(false, false, RMA),
+		[SCIF_MSG_RMA_CLOSE_ACK] = SCIF_MSG_RULE(false, false, RMA),
+		[SCIF_MSG_FENCE_REQ]	= SCIF_MSG_RULE(false, false, RMA),
+		[SCIF_MSG_FENCE_DONE]	= SCIF_MSG_RULE(false, false, RMA),
+		[SCIF_MSG_RMA_PUT]	= SCIF_MSG_RULE(true, true, RMA),
+		[SCIF_MSG_RMA_GET]	= SCIF_MSG_RULE(true, true, RMA),
+		[SCIF_MSG_RMA_DATA]	= SCIF_MSG_RULE(true, true, RMA),
+		[SCIF_MSG_RMA_DONE]	= SCIF_MSG_RULE(true, true, RMA),
+		[SCIF_MSG_WAKE]		= SCIF_MSG_RULE(false, false, CORE),
+		[SCIF_MSG_RELEASE]	= SCIF_MSG_RULE(true, false, CORE),
+		[SCIF_MSG_UNREG_SEEN]	= SCIF_MSG_RULE(false, false, RMA),
+	};
+
+	if (type >= SCIF_MSG_NR || !rules[type].known)
+		return NULL;
+	return &rules[type];
 }
 
 /**
@@ -151,6 +225,46 @@ struct scif_wire_msg {
 	__le32 arg;
 	u8 rsvd[32];
 };
+
+/**
+ * scif_msg_check_rule() - whether a message keeps its type's rules
+ * @msg: the message, as received
+ * @len: bytes of data that followed it
+ *
+ * Return: 0, or -EPROTO for an unknown type, a non-zero @seq on a type
+ * that carries none, or data on a type that takes none (scif_msg_rule()).
+ */
+static inline int scif_msg_check_rule(const struct scif_wire_msg *msg,
+				      size_t len)
+{
+	const struct scif_msg_rule *rule = scif_msg_rule(msg->type);
+
+	if (!rule || (msg->seq && !rule->seq) || (len && !rule->data))
+		return -EPROTO;
+	return 0;
+}
+
+/*
+ * The credit rule of a stream by messages: the receiver reports what it
+ * consumed (CREDIT) once it read 1/2^SCIF_CREDIT_SHIFT of its ring since
+ * its last report. A sender blocked for room has the peer's whole ring in
+ * flight, so the reader's next reads always pass the mark. Streams through
+ * shared memory have no such rule: the reader publishes every read at
+ * once (see scif_stream_wake_due() in <uapi/linux/scif_stream.h>).
+ */
+#define SCIF_CREDIT_SHIFT	2
+
+/**
+ * scif_credit_due() - whether a receiver reports its reads now
+ * @unacked: bytes read since the last CREDIT
+ * @ring: size of the receive ring
+ *
+ * Return: true if a CREDIT is to go out.
+ */
+static inline bool scif_credit_due(u32 unacked, u32 ring)
+{
+	return unacked >= ring >> SCIF_CREDIT_SHIFT;
+}
 
 /**
  * struct scif_wire_reg - head of the data of a REG_OPEN message

@@ -229,6 +229,7 @@ static int scif_mmap_resolve(struct scif_rma_ep *rma, struct scif_mmap *m,
 	u64 last = first + ((u64)m->nr_pages << PAGE_SHIFT) - 1, pos;
 	struct scif_window *win;
 	unsigned int n = 0;
+	int ret;
 
 	lockdep_assert_held(&rma->lock);
 
@@ -237,8 +238,9 @@ static int scif_mmap_resolve(struct scif_rma_ep *rma, struct scif_mmap *m,
 		win = scif_wtree_find(&rma->remote, pos);
 		if (!win || win->nr_recv != win->nr_pages)
 			return -ENXIO;
-		if ((win->prot & prot) != prot)
-			return -EACCES;
+		ret = scif_win_access(win, prot);
+		if (ret)
+			return ret;
 		*allowed &= win->prot;
 		n++;
 		if (scif_win_end(win) - 1 >= last)

@@ -407,18 +407,15 @@ int scif_handle_rma(struct scif_instance *si, u16 node,
 {
 	u32 arg = le32_to_cpu(msg->arg);
 	struct scif_endpt *ep;
-	bool from_peer, closed, staged;
+	bool from_peer, closed;
 	int ret;
 
 	if (!msg->src_ep || !msg->dst_ep)
 		return -EPROTO;
-	staged = msg->type >= SCIF_MSG_RMA_PUT && msg->type <= SCIF_MSG_RMA_DONE;
-	if (len && msg->type != SCIF_MSG_REG_OPEN &&
-	    msg->type != SCIF_MSG_REG_PAGES && !staged)
-		return -EPROTO;
-	if (msg->seq && msg->type != SCIF_MSG_REG_PAGES &&
-	    msg->type != SCIF_MSG_REG_ACK && !staged)
-		return -EPROTO;
+	/* As the dispatcher checked; again for callers that come directly. */
+	ret = scif_msg_check_rule(msg, len);
+	if (ret)
+		return ret;
 	ep = scif_ep_lookup(si, le64_to_cpu(msg->dst_ep));
 	if (!ep)
 		return -ENOENT;

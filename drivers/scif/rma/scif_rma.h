@@ -57,6 +57,7 @@ void scif_pincache_destroy(struct scif_rma_ep *rma);
 struct scif_window *scif_win_alloc(unsigned long nr_pages, bool remote);
 void scif_win_get(struct scif_window *win);
 void scif_win_put(struct scif_window *win);
+int scif_win_access(const struct scif_window *win, int prot);
 enum dma_data_direction scif_win_dma_dir(int prot);
 int scif_wtree_insert(struct maple_tree *mt, struct scif_window *win,
 		      u64 offset, bool fixed);

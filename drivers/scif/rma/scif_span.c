@@ -46,6 +46,7 @@ static int __scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first,
 	u64 last = first + len - 1, pos;
 	struct scif_window *win;
 	unsigned int n = 0;
+	int ret;
 
 	lockdep_assert_held(&rma->lock);
 
@@ -56,8 +57,9 @@ static int __scif_span_get(struct scif_rma_ep *rma, bool remote, u64 first,
 		win = scif_wtree_find(mt, pos);
 		if (!win || !scif_win_usable(win, served))
 			return -ENXIO;
-		if ((win->prot & prot) != prot)
-			return -EACCES;
+		ret = scif_win_access(win, prot);
+		if (ret)
+			return ret;
 		n++;
 		if (scif_win_end(win) - 1 >= last)
 			break;

@@ -23,6 +23,27 @@
 #include "scif_rma.h"
 
 /**
+ * scif_win_access() - whether a window's protection allows an access
+ * @win: a window, ours or the peer's
+ * @prot: the access asked for: %SCIF_PROT_READ, %SCIF_PROT_WRITE or both
+ *
+ * The one test of a window's rights, for every path that reaches a
+ * window's pages: a copy needs %SCIF_PROT_READ of the source windows and
+ * %SCIF_PROT_WRITE of the destination ones (scif_span_get()), a staged RMA
+ * served for the peer the same of our windows (scif_span_get_served()), a
+ * fence signal's write %SCIF_PROT_WRITE (rma/scif_poke.c), and an mmap()
+ * of the peer's windows %SCIF_PROT_READ, with %SCIF_PROT_WRITE for a
+ * writable mapping (dev/scif_mmap.c). scif_get_pages() asks for no right:
+ * it hands the window's rights to its caller in &scif_range.prot_flags.
+ *
+ * Return: 0 if @win grants every right in @prot, else -EACCES.
+ */
+int scif_win_access(const struct scif_window *win, int prot)
+{
+	return (win->prot & prot) == prot ? 0 : -EACCES;
+}
+
+/**
  * scif_win_dma_dir() - the DMA direction a local window's pages are mapped
  *			with for the device through which the peer reaches them
  * @prot: the window's %SCIF_PROT_READ / %SCIF_PROT_WRITE

@@ -81,6 +81,25 @@ struct scif_stream_ctl {
 };
 
 /**
+ * scif_stream_wake_due() - the wake rule of a mapped stream
+ * @event: the event index the other side stored (@rx_event of
+ *	   &struct scif_stream_ctl after a send, @tx_event after a receive)
+ * @from: our index (@written, or @consumed) before the move
+ * @to: our index after it
+ *
+ * The same rule for the kernel and the process: the other side sleeps
+ * until this move if its event index lies in [@from, @to), and the mover
+ * then owes it a %SCIF_STREAM_WAKE. All values are stream offsets modulo
+ * 2^32.
+ *
+ * Return: non-zero if a %SCIF_STREAM_WAKE is due.
+ */
+static __inline__ int scif_stream_wake_due(__u32 event, __u32 from, __u32 to)
+{
+	return (__u32)(to - event - 1U) < (__u32)(to - from);
+}
+
+/**
  * struct scif_stream_shared - positions of a mapped stream, kept by the
  *			       process and read by the kernel
  * @read: bytes received in total (mod 2^32)

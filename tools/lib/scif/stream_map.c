@@ -403,7 +403,7 @@ static void stream_wake(int fd, const __le32 *event, uint32_t from,
 
 	stream_mb();	/* our index out before we look at the peer's event */
 	ev = le32toh(load(event));
-	if ((uint32_t)(to - ev - 1) < (uint32_t)(to - from)) {
+	if (scif_stream_wake_due(ev, from, to)) {
 		saved = errno;
 		/* A failure shows up in the next call. */
 		ioctl(fd, SCIF_STREAM_WAKE, 0);

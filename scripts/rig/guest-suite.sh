@@ -1,0 +1,140 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside a guest booted by `cluster --suite --modules ""`: several
+# end-to-end tests one after another in the same boot (see
+# scripts/checks/e2e-suite, which prepares DIR, and Documentation/test-rig.rst).
+#
+# sh ./guest-suite.sh DIR: DIR/list names the tests in order, one
+# directory DIR/NAME each, holding the test's copied files, its command
+# (.scif-cmd), its modules (.scif-modules, comma separated) and its time
+# limit in seconds (.scif-timeout). For each test, every guest:
+#   - waits for the others (a barrier through the host, ttyS2),
+#   - empties the kernel log buffer (tests read dmesg), then marks the
+#     start on the console (kernel log) and on its output,
+#   - loads the test's modules, runs its command in its directory under
+#     its time limit, unloads the modules in reverse (as /init does for a
+#     boot of its own; a failure is a kernel-log @@SCIF-FAIL line),
+#   - puts the guest back as the boot left it: kills the test's leftover
+#     processes, unloads any module it left loaded, restores the console
+#     log level and the fault injection settings, empties /tmp,
+#   - has kmemleak scan, then marks the end with the command's status and
+#     the seconds it all took, and waits for the others again.
+# A guest it cannot put back (a module that will not unload) stops there:
+# the tests not started are left to the host, which runs them in boots of
+# their own. Exits 0 unless the suite stopped early.
+dir=$(cd "$1" && pwd) || exit 1
+con=/dev/ttyS0
+leak=/sys/kernel/debug/kmemleak
+state=/suite-state
+mkdir -p "$state"
+
+cat /proc/sys/kernel/printk >"$state/printk"
+# (busybox grep -v -f with no pattern at all selects nothing: one that
+# no module name matches)
+{ echo "-"; cut -d' ' -f1 /proc/modules; } >"$state/modules"
+: >"$state/fault"
+for a in /sys/kernel/debug/failslab/* /sys/kernel/debug/fail_page_alloc/*; do
+	[ -f "$a" ] && [ -r "$a" ] && [ -w "$a" ] || continue
+	v=$(cat "$a" 2>/dev/null) || continue
+	echo "$a $v" >>"$state/fault"
+done
+
+nsync=0
+if [ "$SCIF_NODES" -gt 1 ]; then
+	exec 3</dev/ttyS2 || exit 1
+	stty -F /dev/ttyS2 raw -echo || exit 1
+fi
+# suite_sync: return once every guest got here (the host answers on
+# ttyS2 with the number of the barrier once all of them printed it).
+suite_sync() {
+	[ "$SCIF_NODES" -gt 1 ] || return 0
+	nsync=$((nsync + 1))
+	echo "@@SCIF-SYNC $nsync"
+	while read -r got <&3; do
+		[ "$got" = stop ] && break
+		[ "$got" -ge "$nsync" ] 2>/dev/null && return 0
+	done
+	# another guest stopped (or the port closed)
+	echo "@@SCIF-SUITE-STOPPED at barrier $nsync"
+	exit 1
+}
+
+mark() { echo "$*" >/dev/kmsg; }
+
+# new_modules: the modules loaded now that were not at the start
+new_modules() {
+	cut -d' ' -f1 /proc/modules | grep -vxF -f "$state/modules"
+}
+
+# suite_reset: kill what the test left running, unload what it left loaded,
+# restore what it changed. Fails if a module stays loaded.
+suite_reset() {
+	for p in /proc/[0-9]*; do
+		pid=${p#/proc/}
+		case " 1 $$ $PPID " in *" $pid "*) continue ;; esac
+		# kernel threads (and zombies) have no command line
+		[ -s "$p/cmdline" ] && kill -9 "$pid" 2>/dev/null
+	done
+	for pass in 1 2 3 4 5 6; do
+		extra=$(new_modules)
+		[ -n "$extra" ] || break
+		for m in $extra; do
+			rmmod "$m" 2>/dev/null
+		done
+	done
+	while read -r a v; do
+		echo "$v" >"$a" 2>/dev/null
+	done <"$state/fault"
+	cat "$state/printk" >/proc/sys/kernel/printk
+	rm -rf /tmp/* /tmp/.[!.]* 2>/dev/null
+	extra=$(new_modules)
+	[ -z "$extra" ] || { echo "modules left loaded: $extra"; return 1; }
+}
+
+while read -r name; do
+	[ -n "$name" ] || continue
+	t=$dir/$name
+	suite_sync
+	start=$(date +%s)
+	# a fresh kernel log for the test, as after a boot (the console keeps
+	# everything)
+	dmesg -c >/dev/null
+	mark "@@SCIF-TEST-BEGIN $name"
+	echo "@@SCIF-TEST-BEGIN $name"
+	[ -w "$leak" ] && echo clear >"$leak"
+	loaded=""
+	rc=0
+	for m in $(tr , ' ' <"$t/.scif-modules"); do
+		if ! modprobe "$m" >"$con" 2>&1; then
+			echo "@@SCIF-FAIL modprobe $m" >"$con"
+			rc=1
+			break
+		fi
+		loaded="$m $loaded"
+	done
+	if [ "$rc" = 0 ]; then
+		(cd "$t" && exec timeout -s KILL "$(cat "$t/.scif-timeout")" sh ./.scif-cmd) \
+			</dev/null 2>&1
+		rc=$?
+	fi
+	for m in $loaded; do
+		rmmod "$m" >"$con" 2>&1 || echo "@@SCIF-FAIL rmmod $m" >"$con"
+	done
+	suite_reset
+	clean=$?
+	# kmemleak only reports objects older than five seconds.
+	if [ -w "$leak" ]; then
+		sleep 6
+		echo scan >"$leak"
+		cat "$leak" >"$con"
+	fi
+	echo "@@SCIF-TEST-END $name $rc $(($(date +%s) - start))"
+	mark "@@SCIF-TEST-END $name"
+	if [ "$clean" != 0 ]; then
+		echo "@@SCIF-SUITE-STOPPED after $name"
+		exit 1
+	fi
+	suite_sync
+done <"$dir/list"
+exit 0
