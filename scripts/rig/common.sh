@@ -20,6 +20,34 @@ SCIF_BUILD=$SCIF_TOP/build
 # kmemleak) and the rig's own @@SCIF-FAIL lines.
 SCIF_REPORT_PATTERN='BUG:|WARNING:|Oops|KASAN|UBSAN|kmemleak: .*new suspected|unreferenced object|INFO: possible|INFO: task .* blocked|circular locking|inconsistent lock|lock held when returning|Kernel panic|general protection|stack-protector|rcu: INFO|detected stall|@@SCIF-FAIL'
 
+# scif_first_report: read a console on stdin, print its first kernel
+# report on one line (nothing if none). A kmemleak report also names the
+# task and the innermost frames of the allocation that leaked, below the
+# allocator's own, so that a one-line summary says where to look.
+scif_first_report() {
+	tr -d '\r' | awk -v pat="$SCIF_REPORT_PATTERN" '
+		!found && $0 ~ pat {
+			found = 1; line = $0
+			leak = ($0 ~ /unreferenced object/)
+			if (!leak) exit
+			next
+		}
+		found && leak && /comm "/ { sub(/^ */, ""); comm = $0; next }
+		found && leak && /backtrace/ { bt = 1; next }
+		found && leak && bt {
+			if ($0 !~ /^ +[^ ]/ || n >= 5) exit
+			f = $1
+			if (f ~ /^(kmemleak_|__kmalloc|kmalloc|kmem_cache_|__kmem_cache|slab_|__alloc|alloc_pages|kvmalloc|__kvmalloc|kzalloc)/)
+				next
+			frames = frames (n++ ? " < " : "") f
+		}
+		END {
+			if (!found) exit
+			if (frames != "") line = line " " comm " at " frames
+			print line
+		}'
+}
+
 die() {
 	echo "error: $*" >&2
 	exit 1

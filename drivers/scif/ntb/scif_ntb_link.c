@@ -485,6 +485,9 @@ void scif_ntb_peer_stop(struct scif_ntb_peer *p)
 	/* Queued by a doorbell that raced with the teardown, if any. */
 	cancel_work_sync(&p->rx_work);
 	cancel_delayed_work_sync(&p->rx_late);
+	/* Nothing outlives the device, whatever raced with the last session. */
+	cancel_delayed_work_sync(&p->backlog_work);
+	scif_ntb_backlog_purge(p);
 	mutex_destroy(&p->lock);
 	mutex_destroy(&p->tx_mutex);
 }

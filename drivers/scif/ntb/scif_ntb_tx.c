@@ -231,6 +231,12 @@ static int scif_ntb_send_nowait(struct scif_ntb_peer *p,
 	bool wrote = false;
 	int ret;
 
+	/*
+	 * A session that ended has purged its backlog
+	 * (scif_ntb_backlog_purge()): nothing may join it any more.
+	 */
+	if (READ_ONCE(p->dead))
+		return -ENODEV;
 	if (!mutex_trylock(&p->tx_mutex))
 		return scif_ntb_backlog_add(p, msg, data, len);
 	ret = -ENODEV;
