@@ -10,6 +10,8 @@
 #   make checkpatch      checkpatch.pl --strict over every C source
 #   make apidoc          the in-kernel API as reST (build/doc/scif-api.rst)
 #   make check           everything CI runs; ends with "N passed, N failed"
+#   make check-fabric    the long topology runs, not in CI: a star and a
+#                        chain of 8 guests of 2-port NTBs (ntb_topology.t)
 #   make demo            boot guests and show SCIF working (speed kernel)
 #   make bench           every benchmark in one boot of two guests, the
 #                        targets of scripts/bench/targets.csv judged over
@@ -49,7 +51,7 @@ W ?= 1
 # not need a kernel never trigger a kernel build.
 kdir = kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/rig/build-kernel) || exit 1
 
-.PHONY: all modules clean sparse checkpatch check demo kernel bench bench-ntb bench-rma bench-scif-ntb apidoc fuzz
+.PHONY: all modules clean sparse checkpatch check check-fabric demo kernel bench bench-ntb bench-rma bench-scif-ntb apidoc fuzz
 .PHONY: install install-modules install-user install-dkms deb
 
 all: modules
@@ -79,6 +81,9 @@ apidoc:
 
 check:
 	@scripts/checks/check
+
+check-fabric: modules
+	@SCIF_TOPOLOGIES="star:8 chain:8" bash tests/e2e/ntb_topology.t
 
 demo:
 	@scripts/demo

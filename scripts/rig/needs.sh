@@ -3,7 +3,8 @@
 # file. Source it; do not run it. See Documentation/test-rig.rst.
 #
 # Words (any number of "# needs:" lines, words separated by blanks):
-#   nodes=N mem=MB smp=N ntb-winmem=MB ntb-xlat=MB ntb-winmem-as-ram net
+#   nodes=N topology=T mem=MB smp=N ntb-winmem=MB ntb-xlat=MB
+#   ntb-winmem-as-ram net
 #   kill-node=I after=S after-ready=S restart-after=S
 #                 the cluster options of the same names (nodes is -n)
 #   own-boot      the test boots its guests itself (or runs commands on
@@ -27,7 +28,7 @@ scif_needs_args() {
 		val=${w#*=}
 		case "$w" in
 		nodes=*) printf '%s\n' -n "$val" ;;
-		mem=* | smp=* | ntb-winmem=* | ntb-xlat=* | kill-node=* | after=* | \
+		topology=* | mem=* | smp=* | ntb-winmem=* | ntb-xlat=* | kill-node=* | after=* | \
 		after-ready=* | restart-after=*)
 			printf '%s\n' "--$key" "$val" ;;
 		ntb-winmem-as-ram | net) printf '%s\n' "--$w" ;;

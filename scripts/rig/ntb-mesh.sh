@@ -17,12 +17,10 @@
 NTB_MESH_REGS_SIZE=65536
 NTB_MESH_SLOT_SIZE=4096
 
-# mesh_prepare RUNDIR N MEM_MB [WINMEM_MB]: create the register region and
-# RAM files. WINMEM_MB (default 0) is window memory: the top of every
-# guest's RAM, which the guest must boot with reserved (mesh_cmdline), where
-# translated windows have their homes (Documentation/ntb-emulation.rst).
-mesh_prepare() {
-	local rundir=$1 n=$2 mem=$3 winmem=${4:-0} j
+# mesh_write_regs PATH N MEM_MB WINMEM_MB: a register region for N nodes
+# whose RAM is MEM_MB, with WINMEM_MB of window memory.
+mesh_write_regs() {
+	local path=$1 n=$2 mem=$3 winmem=$4
 	local magic=${NTB_MESH_MAGIC:-0x4e54564e} version=${NTB_MESH_VERSION:-1}
 
 	case "${SCIF_MESH_CORRUPT:-}" in
@@ -33,16 +31,8 @@ mesh_prepare() {
 		echo "ntb-mesh: SCIF_MESH_CORRUPT must be magic or version (got $SCIF_MESH_CORRUPT)" >&2
 		return 1 ;;
 	esac
-	if [ "$mem" -gt 2048 ] || [ $((mem & (mem - 1))) -ne 0 ]; then
-		echo "ntb-mesh: guest memory must be a power of two <= 2048 MiB (got $mem)" >&2
-		return 1
-	fi
-	if ! [[ "$winmem" =~ ^[0-9]+$ ]] || [ "$winmem" -gt $((mem / 2)) ]; then
-		echo "ntb-mesh: window memory must be 0..$((mem / 2)) MiB (got $winmem)" >&2
-		return 1
-	fi
-	python3 - "$rundir/ntb-regs" "$n" "$mem" "$NTB_MESH_REGS_SIZE" \
-		"$NTB_MESH_SLOT_SIZE" "$magic" "$version" "$winmem" <<'PY' || return 1
+	python3 - "$path" "$n" "$mem" "$NTB_MESH_REGS_SIZE" \
+		"$NTB_MESH_SLOT_SIZE" "$magic" "$version" "$winmem" <<'PY'
 import struct, sys
 path, n, mem, size, slot, magic, ver, winmem = sys.argv[1:]
 n, mem, size, slot = int(n), int(mem), int(size), int(slot)
@@ -52,6 +42,24 @@ hdr = struct.pack('<IIIIIIII', int(magic, 0), int(ver, 0), n, slot, slot,
 with open(path, 'wb') as f:
     f.write(hdr + bytes(size - len(hdr)))
 PY
+}
+
+# mesh_prepare RUNDIR N MEM_MB [WINMEM_MB]: create the register region and
+# RAM files. WINMEM_MB (default 0) is window memory: the top of every
+# guest's RAM, which the guest must boot with reserved (mesh_cmdline), where
+# translated windows have their homes (Documentation/ntb-emulation.rst).
+mesh_prepare() {
+	local rundir=$1 n=$2 mem=$3 winmem=${4:-0} j
+
+	if [ "$mem" -gt 2048 ] || [ $((mem & (mem - 1))) -ne 0 ]; then
+		echo "ntb-mesh: guest memory must be a power of two <= 2048 MiB (got $mem)" >&2
+		return 1
+	fi
+	if ! [[ "$winmem" =~ ^[0-9]+$ ]] || [ "$winmem" -gt $((mem / 2)) ]; then
+		echo "ntb-mesh: window memory must be 0..$((mem / 2)) MiB (got $winmem)" >&2
+		return 1
+	fi
+	mesh_write_regs "$rundir/ntb-regs" "$n" "$mem" "$winmem" || return 1
 	# peers map each other's RAM files, possibly before their owner starts
 	for ((j = 0; j < n; j++)); do
 		[ -e "$rundir/ram-$j" ] || truncate -s "${mem}M" "$rundir/ram-$j" ||

@@ -30,6 +30,9 @@ expect_fail "kernel WARN" "kernel report" $cl -- sh -c 'modprobe lkdtm && echo W
 expect_fail "kernel panic" "did not finish" $cl -- sh -c 'echo c > /proc/sysrq-trigger'
 expect_fail "hung guest" "timeout" $cl --timeout 30 -- sleep 600
 expect_fail "bad -n" "usage" "$top/scripts/rig/cluster" -n 9 -- true
+expect_fail "unknown topology" "unknown topology" "$top/scripts/rig/cluster" -n 3 --topology cube -- true
+expect_fail "ring of 2" "needs -n 3" "$top/scripts/rig/cluster" -n 2 --topology ring -- true
+expect_fail "star with window memory" "mesh only" "$top/scripts/rig/cluster" -n 3 --topology star --ntb-winmem 32 -- true
 expect_fail "missing --copy file" "no such file" $cl --copy /nonexistent -- true
 
 # kunit.py must reject truncated KTAP.
