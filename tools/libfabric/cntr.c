@@ -134,39 +134,12 @@ static int cntr_close(struct fid *fid)
 	return 0;
 }
 
-static int cntr_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
-{
-	(void)fid;
-	(void)bfid;
-	(void)flags;
-	return -FI_ENOSYS;
-}
-
-static int cntr_control(struct fid *fid, int command, void *arg)
-{
-	(void)fid;
-	(void)command;
-	(void)arg;
-	return -FI_ENOSYS;
-}
-
-static int cntr_ops_open(struct fid *fid, const char *name, uint64_t flags,
-			 void **ops, void *context)
-{
-	(void)fid;
-	(void)name;
-	(void)flags;
-	(void)ops;
-	(void)context;
-	return -FI_ENOSYS;
-}
-
 static struct fi_ops cntr_fi_ops = {
 	.size = sizeof(struct fi_ops),
 	.close = cntr_close,
-	.bind = cntr_bind,
-	.control = cntr_control,
-	.ops_open = cntr_ops_open,
+	.bind = sfi_no_bind,
+	.control = sfi_no_control,
+	.ops_open = sfi_no_ops_open,
 };
 
 int sfi_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,

@@ -68,39 +68,12 @@ static int domain_close(struct fid *fid)
 	return 0;
 }
 
-static int domain_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
-{
-	(void)fid;
-	(void)bfid;
-	(void)flags;
-	return -FI_ENOSYS;
-}
-
-static int domain_control(struct fid *fid, int command, void *arg)
-{
-	(void)fid;
-	(void)command;
-	(void)arg;
-	return -FI_ENOSYS;
-}
-
-static int domain_ops_open(struct fid *fid, const char *name, uint64_t flags,
-			   void **ops, void *context)
-{
-	(void)fid;
-	(void)name;
-	(void)flags;
-	(void)ops;
-	(void)context;
-	return -FI_ENOSYS;
-}
-
 static struct fi_ops domain_fi_ops = {
 	.size = sizeof(struct fi_ops),
 	.close = domain_close,
-	.bind = domain_bind,
-	.control = domain_control,
-	.ops_open = domain_ops_open,
+	.bind = sfi_no_bind,
+	.control = sfi_no_control,
+	.ops_open = sfi_no_ops_open,
 };
 
 static int no_scalable_ep(struct fid_domain *domain, struct fi_info *info,

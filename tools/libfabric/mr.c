@@ -85,39 +85,12 @@ static int mr_close(struct fid *fid)
 	return 0;
 }
 
-static int mr_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
-{
-	(void)fid;
-	(void)bfid;
-	(void)flags;
-	return -FI_ENOSYS;
-}
-
-static int mr_control(struct fid *fid, int command, void *arg)
-{
-	(void)fid;
-	(void)command;
-	(void)arg;
-	return -FI_ENOSYS;
-}
-
-static int mr_ops_open(struct fid *fid, const char *name, uint64_t flags,
-		       void **ops, void *context)
-{
-	(void)fid;
-	(void)name;
-	(void)flags;
-	(void)ops;
-	(void)context;
-	return -FI_ENOSYS;
-}
-
 static struct fi_ops mr_fi_ops = {
 	.size = sizeof(struct fi_ops),
 	.close = mr_close,
-	.bind = mr_bind,
-	.control = mr_control,
-	.ops_open = mr_ops_open,
+	.bind = sfi_no_bind,
+	.control = sfi_no_control,
+	.ops_open = sfi_no_ops_open,
 };
 
 static int mr_reg(struct fid *fid, const void *buf, size_t len,

@@ -34,7 +34,7 @@ static int fabric_close(struct fid *fid)
 	return 0;
 }
 
-static int no_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
+int sfi_no_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 {
 	(void)fid;
 	(void)bfid;
@@ -42,7 +42,7 @@ static int no_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 	return -FI_ENOSYS;
 }
 
-static int no_control(struct fid *fid, int command, void *arg)
+int sfi_no_control(struct fid *fid, int command, void *arg)
 {
 	(void)fid;
 	(void)command;
@@ -50,8 +50,8 @@ static int no_control(struct fid *fid, int command, void *arg)
 	return -FI_ENOSYS;
 }
 
-static int no_ops_open(struct fid *fid, const char *name, uint64_t flags,
-		       void **ops, void *context)
+int sfi_no_ops_open(struct fid *fid, const char *name, uint64_t flags,
+		    void **ops, void *context)
 {
 	(void)fid;
 	(void)name;
@@ -64,9 +64,9 @@ static int no_ops_open(struct fid *fid, const char *name, uint64_t flags,
 static struct fi_ops fabric_fi_ops = {
 	.size = sizeof(struct fi_ops),
 	.close = fabric_close,
-	.bind = no_bind,
-	.control = no_control,
-	.ops_open = no_ops_open,
+	.bind = sfi_no_bind,
+	.control = sfi_no_control,
+	.ops_open = sfi_no_ops_open,
 };
 
 static int no_passive_ep(struct fid_fabric *fabric, struct fi_info *info,

@@ -276,6 +276,14 @@ struct sfi_ep {
 int sfi_getinfo(uint32_t version, const char *node, const char *service,
 		uint64_t flags, const struct fi_info *hints,
 		struct fi_info **info);
+/*
+ * The answer of every object to the generic calls it does not implement
+ * (bind, control, ops_open of struct fi_ops): -FI_ENOSYS. In prov.c.
+ */
+int sfi_no_bind(struct fid *fid, struct fid *bfid, uint64_t flags);
+int sfi_no_control(struct fid *fid, int command, void *arg);
+int sfi_no_ops_open(struct fid *fid, const char *name, uint64_t flags,
+		    void **ops, void *context);
 int sfi_fabric_open(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
 		    void *context);
 int sfi_local_node(uint16_t *node);
