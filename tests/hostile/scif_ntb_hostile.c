@@ -56,8 +56,13 @@ MODULE_PARM_DESC(target_port, "SCIF port of a listener on the victim");
  * @ntb: the NTB
  * @port: our port
  * @vport: the victim's port
- * @region: our region, which the victim writes (its ring to us)
- * @region_dma: its bus address, announced to the victim
+ * @region: our region, which the victim writes (its ring to us); allocated
+ *	    at the first link-up, in the window's mode
+ * @region_dma: its bus address
+ * @region_bytes: its size (the window's size alignment in translated mode)
+ * @xlat: our inbound window is translated onto @region alone (the victim
+ *	  then finds the region at offset 0 of its window to us), not flat at
+ *	  address 0 (where the region is at @region_dma)
  * @win: outbound window onto the victim's memory
  * @win_size: its size
  * @vhdr: the victim's region for us, inside @win
@@ -88,6 +93,8 @@ struct hs_dev {
 	int vport;
 	void *region;
 	dma_addr_t region_dma;
+	size_t region_bytes;
+	bool xlat;
 	void __iomem *win;
 	resource_size_t win_size;
 	struct scif_ntb_region_hdr __iomem *vhdr;
@@ -171,10 +178,12 @@ static void hs_publish(struct hs_dev *hs)
 	hs->nonce = (prandom_u32_state(&hs->rnd) | 3);
 	hs_put(hs, SCIF_NTB_SPAD_NONCE, 0);
 	hs_put(hs, SCIF_NTB_SPAD_ACK, 0);
-	hs_put(hs, SCIF_NTB_SPAD_CAPS, SCIF_NTB_CAP_FLAT);
+	hs_put(hs, SCIF_NTB_SPAD_CAPS, hs->xlat ? 0 : SCIF_NTB_CAP_FLAT);
 	hs_put(hs, SCIF_NTB_SPAD_NODE, node);
-	hs_put(hs, SCIF_NTB_SPAD_ADDR_LO, lower_32_bits(hs->region_dma));
-	hs_put(hs, SCIF_NTB_SPAD_ADDR_HI, upper_32_bits(hs->region_dma));
+	hs_put(hs, SCIF_NTB_SPAD_ADDR_LO,
+	       hs->xlat ? 0 : lower_32_bits(hs->region_dma));
+	hs_put(hs, SCIF_NTB_SPAD_ADDR_HI,
+	       hs->xlat ? 0 : upper_32_bits(hs->region_dma));
 	hs_put(hs, SCIF_NTB_SPAD_SIZE, HS_REGION);
 	hs_put(hs, SCIF_NTB_SPAD_MAGIC, SCIF_NTB_MAGIC | SCIF_NTB_VERSION);
 	hs_put(hs, SCIF_NTB_SPAD_NONCE, hs->nonce);
@@ -188,6 +197,43 @@ static bool hs_victim_same(struct hs_dev *hs)
 }
 
 /*
+ * Our inbound window, in the mode the victim's scif_ntb would choose: flat
+ * at address 0 when it covers all our DMA addresses, else translated onto
+ * our region alone (allocated right after ntb_mw_get_align(), in the same
+ * task, which is where the emulation hands out the window's home).
+ */
+static int hs_window(struct hs_dev *hs)
+{
+	struct device *dev = ntb_get_dma_dev(hs->ntb);
+	resource_size_t align, size_align, size_max;
+	int ret;
+
+	ret = ntb_mw_get_align(hs->ntb, 0, 0, &align, &size_align, &size_max);
+	if (ret)
+		return ret;
+	if (!hs->region) {
+		hs->xlat = size_max - 1 < dma_get_required_mask(dev);
+		hs->region_bytes = HS_REGION;
+		if (hs->xlat)
+			hs->region_bytes = round_up(HS_REGION,
+						    max_t(resource_size_t,
+							  size_align, 1));
+		if (hs->region_bytes > size_max)
+			return -ENOSPC;
+		hs->region = dma_alloc_coherent(dev, hs->region_bytes,
+						&hs->region_dma, GFP_KERNEL);
+		if (!hs->region)
+			return -ENOMEM;
+		if (hs->xlat && align && !IS_ALIGNED(hs->region_dma, align))
+			return -EFAULT;
+	}
+	if (hs->xlat)
+		return ntb_mw_set_trans(hs->ntb, 0, 0, hs->region_dma,
+					hs->region_bytes);
+	return ntb_mw_set_trans(hs->ntb, 0, 0, 0, size_max);
+}
+
+/*
  * Start a session: announce ourselves with a new nonce, acknowledge the
  * victim's and wait until it acknowledged ours. Returns 0 once the victim
  * has everything it needs to bring its link up.
@@ -195,7 +241,6 @@ static bool hs_victim_same(struct hs_dev *hs)
 static int hs_session(struct hs_dev *hs)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(HS_WAIT_MS);
-	resource_size_t align, size_align, size_max;
 	u32 size, vn;
 	u64 addr;
 	int ret;
@@ -206,10 +251,7 @@ static int hs_session(struct hs_dev *hs)
 			return -ETIMEDOUT;
 		usleep_range(5000, 10000);
 	}
-	/* Our memory flat at address 0 of the victim's window, as it wants. */
-	ret = ntb_mw_get_align(hs->ntb, 0, 0, &align, &size_align, &size_max);
-	if (!ret)
-		ret = ntb_mw_set_trans(hs->ntb, 0, 0, 0, size_max);
+	ret = hs_window(hs);
 	if (ret)
 		return ret;
 	memset(hs->region, 0, SCIF_NTB_HDR_SIZE);
@@ -599,10 +641,6 @@ static int hs_probe(struct ntb_client *client, struct ntb_dev *ntb)
 	hs->win = ioremap_wc(phys, hs->win_size);
 	if (!hs->win)
 		goto free;
-	hs->region = dma_alloc_coherent(ntb_get_dma_dev(ntb), HS_REGION,
-					&hs->region_dma, GFP_KERNEL);
-	if (!hs->region)
-		goto unmap;
 	ntb_link_enable(ntb, NTB_SPEED_AUTO, NTB_WIDTH_AUTO);
 	hs_the = hs;
 	hs->thread = kthread_run(hs_attack, hs, "scif_ntb_hostile");
@@ -616,9 +654,6 @@ static int hs_probe(struct ntb_client *client, struct ntb_dev *ntb)
 clear:
 	hs_the = NULL;
 	ntb_link_disable(ntb);
-	dma_free_coherent(ntb_get_dma_dev(ntb), HS_REGION, hs->region,
-			  hs->region_dma);
-unmap:
 	iounmap(hs->win);
 free:
 	kfree(hs);
@@ -639,8 +674,9 @@ static void hs_remove(struct ntb_client *client, struct ntb_dev *ntb)
 	/* The victim may still write into our region until its link is down. */
 	msleep(500);
 	ntb_mw_clear_trans(ntb, 0, 0);
-	dma_free_coherent(ntb_get_dma_dev(ntb), HS_REGION, hs->region,
-			  hs->region_dma);
+	if (hs->region)
+		dma_free_coherent(ntb_get_dma_dev(ntb), hs->region_bytes,
+				  hs->region, hs->region_dma);
 	iounmap(hs->win);
 	kfree(hs);
 }
