@@ -15,6 +15,7 @@
 #include <linux/vmalloc.h>
 
 #include "core/scif_core.h"
+#include "core/scif_instance.h"
 #include "core/scif_endpt.h"
 #include "core/scif_endpt_api.h"
 #include "scif_kunit_util.h"

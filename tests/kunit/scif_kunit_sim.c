@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 
 #include "core/scif_core.h"
+#include "core/scif_instance.h"
 #include "link/scif_queue.h"
 #include "scif_kunit_sim.h"
 

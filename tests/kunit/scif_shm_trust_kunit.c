@@ -15,6 +15,7 @@
 #include <linux/string.h>
 
 #include "core/scif_core.h"
+#include "core/scif_instance.h"
 #include "core/scif_endpt.h"
 #include "core/scif_shm.h"
 #include "core/scif_wire.h"

@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 
 #include "scif_core.h"
+#include "scif_instance.h"
 
 /**
  * struct scif_peer - a node's device and what it needs to find its way back

@@ -1,37 +1,46 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The SCIF core, as the layers above it see it: instances (all state of one
- * SCIF node lives in one), nodes, endpoints, and the table of handlers
- * through which the core tells those layers about its events.
+ * The face of the SCIF core towards the layers above it: RMA (rma/),
+ * /dev/scif (dev/) and the module entry (scif_main.c) include this header
+ * and no other of core/ (transports include scif_link.h, which this one
+ * includes too, and scif_wire.h for the messages).
  *
- * RMA (rma/) and /dev/scif (dev/) include this header and nothing else of
- * core/; transports include scif_link.h.
+ * The core's structures (&struct scif_instance, &struct scif_node,
+ * &struct scif_endpt, &struct scif_shm, ...) are defined in headers private
+ * to core/; here they are only declared. Other layers hold pointers to them
+ * and reach what they may know through functions: the accessors of
+ * core/scif_ep_view.c (an endpoint's instance, id, wait queue, RMA state,
+ * and a consistent snapshot of its connection, &struct scif_ep_view), the
+ * node and instance functions below, and the stream mapping interface
+ * (&struct scif_shm_view, a structure the caller owns). scripts/checks/
+ * layer-check fails on an include of a private header, and on a use of a
+ * member of a core structure, outside core/.
  */
 #ifndef SCIF_CORE_H
 #define SCIF_CORE_H
 
 #include <linux/atomic.h>
-#include <linux/completion.h>
-#include <linux/device.h>
-#include <linux/rcupdate.h>
-#include <linux/refcount.h>
-#include <linux/rhashtable-types.h>
-#include <linux/rwsem.h>
 #include <linux/scif.h>
 #include <linux/types.h>
-#include <linux/xarray.h>
+#include <linux/wait.h>
 
-#include "scif_endpt.h"
 #include "scif_endpt_api.h"
 #include "scif_link.h"
-#include "scif_port.h"
 #include "scif_wire.h"
 
+struct address_space;
 struct dentry;
+struct iov_iter;
+struct seq_file;
+struct scif_client;
+struct scif_endpt;
+struct scif_instance;
 struct scif_link;
 struct scif_link_queue;
-struct scif_client;
+struct scif_node;
 struct scif_peer_dev;
+struct scif_rma_ep;
+struct scif_shm;
 struct scif_wire_msg;
 
 /* Node ids fit the 8-bit &scif_peer_dev.dnode. */
@@ -52,98 +61,91 @@ struct scif_node_stats {
 };
 
 /**
- * struct scif_node - a node reachable from an instance (itself included)
- * @id: the node id
- * @link: the transport reaching it; used under &scif_instance.nodes_rwsem,
- *	  or, to send, with a reference in @senders
- * @max_data: copy of the link's chunk size, readable under RCU
- * @ep_ring: receive ring size of endpoints connected to the node (the
- *	     link's choice or the default), readable under RCU
- * @spdev: its device on the instance's bus
- * @stats: message counters
- * @senders: one reference for the node table, plus one per scif_node_send()
- *	     inside @link and one per task in scif_node_wait(); taken under
- *	     RCU, never from zero
- * @gone: set by scif_node_remove() before it waits for @senders, so that
- *	  tasks in scif_node_wait() let go of the node
- * @idle: completed when @senders drops to zero, after the node left the table
- * @shm_q_lock: protects @shm_q and @shm_q_len
- * @shm_q: memory of closed endpoints that the node may still write
- *	   (&struct scif_shm), freed when it says it stopped or when the node
- *	   is removed
- * @shm_q_len: entries in @shm_q; at %SCIF_SHM_QUARANTINE_MAX new
- *	       connections to the node go by messages
- * @rcu: frees the node after an RCU grace period
- *
- * Nodes are inserted and erased under &scif_instance.nodes_rwsem held for
- * writing. Users of @link hold it for reading, except senders: a send may
- * wait seconds for room in a full link, and must not hold up, with the
- * semaphore, the nodes of every other link. They hold @senders instead,
- * which scif_node_remove() waits for (the transport has marked the link
- * dead first, so that they return). Users of @id, @max_data, @ep_ring and
- * @stats may hold the RCU read lock.
+ * enum scif_ep_state - life cycle of an endpoint
+ * @SCIF_EP_UNBOUND: just opened
+ * @SCIF_EP_BOUND: has a port; also where a failed connect returns to
+ * @SCIF_EP_LISTENING: takes connection requests
+ * @SCIF_EP_CONNECTING: a connection request is in flight
+ * @SCIF_EP_CONNECTED: connected to a peer endpoint
+ * @SCIF_EP_DISCONNECTED: the peer closed or its node was lost; queued data
+ *			  can still be received
+ * @SCIF_EP_CLOSED: scif_close() ran; only references keep it alive
  */
-struct scif_node {
-	u16 id;
-	struct scif_link *link;
-	size_t max_data;
-	u32 ep_ring;
-	struct scif_peer_dev *spdev;
-	struct scif_node_stats stats;
-	refcount_t senders;
-	bool gone;
-	struct completion idle;
-	spinlock_t shm_q_lock;		/* shm_q, shm_q_len */
-	struct list_head shm_q;
-	unsigned int shm_q_len;
-	struct rcu_head rcu;
+enum scif_ep_state {
+	SCIF_EP_UNBOUND,
+	SCIF_EP_BOUND,
+	SCIF_EP_LISTENING,
+	SCIF_EP_CONNECTING,
+	SCIF_EP_CONNECTED,
+	SCIF_EP_DISCONNECTED,
+	SCIF_EP_CLOSED,
 };
 
 /**
- * struct scif_instance - one SCIF node
- * @name: name of the instance; names its bus, devices and debugfs directory
- * @self: the id of this node
- * @ports: the node's port space (internally locked)
- * @eps: every open endpoint, by slot index. The xarray lock protects
- *	 membership and @ep_gen; a lookup takes a reference on the endpoint
- *	 before dropping the lock.
- * @ep_gen: generation stamped into the next endpoint's id
- * @listeners: listening endpoints, by port (xarray lock, as @eps)
- * @parked: accepted endpoints waiting for scif_epd_claim(), by slot index
- * @conreqs: connection requests queued on the listeners, by requester
- *	     (&struct scif_conreq_key); internally locked
- * @nodes_rwsem: held for reading to use @nodes and a node's link (senders
- *	 use &scif_node.senders instead), for writing to add or remove a node
- * @nodes: the node table, by node id
- * @bus: this instance's SCIF bus: one &struct scif_peer_dev per online node.
- *	 Typed as &device.bus is, which is const only on kernels whose driver
- *	 core never writes to a bus_type.
- * @bus_name: name of @bus
- * @loopback: the loopback transport to @self
- * @debugfs: debugfs directory, or NULL/ERR_PTR if none
+ * struct scif_ep_view - a consistent snapshot of an endpoint's connection
+ * @id: the endpoint's id
+ * @state: see &enum scif_ep_state
+ * @port: its local port
+ * @port_owned: it reserved @port (accepted endpoints share their
+ *		listener's port without owning it)
+ * @peer: node and port of the peer (or of the listener being connected to)
+ * @peer_ep: id of the peer endpoint on @peer.node
+ * @reset_err: error reported once the queued data of a disconnected
+ *	       endpoint is drained (-ECONNRESET, or -ENODEV after node loss)
+ * @reset_local: this side reset the connection while the peer's node stayed
+ *		 online
+ * @rx_queued: bytes received and not yet consumed
+ * @tx_queued: bytes sent and not yet reported consumed by the peer
  *
- * The module creates one instance, the default node behind the exported API
- * and /dev/scif. KUnit suites create further, private instances so that
- * several nodes can run inside one kernel. Nothing in the core keeps mutable
- * state outside an instance.
+ * Filled by scif_ep_view() under the endpoint's lock, so that the fields
+ * agree with each other; they may change as soon as it returns.
  */
-struct scif_instance {
-	char *name;
-	u16 self;
-	struct scif_port_space ports;
-	struct xarray eps;
-	u32 ep_gen;
-	struct xarray listeners;
-	struct xarray parked;
-	struct rhashtable conreqs;
-	struct rw_semaphore nodes_rwsem;
-	struct xarray nodes;
-	char *bus_name;
-	struct scif_link_queue *loopback;
-	struct dentry *debugfs;
+struct scif_ep_view {
+	u64 id;
+	enum scif_ep_state state;
+	u16 port;
+	bool port_owned;
+	struct scif_port_id peer;
+	u64 peer_ep;
+	int reset_err;
+	bool reset_local;
+	u32 rx_queued;
+	u32 tx_queued;
+};
 
-	/* See @bus above. */
-	typeof_member(struct device, bus) bus;
+/**
+ * struct scif_shm_view - one file through which a process maps a stream
+ * @link: entry in &scif_shm.views
+ * @mapping: the file's pages, all zapped when we must stop writing the
+ *	     peer's memory; set by the caller of scif_shm_view_add()
+ * @shm: the stream, with a reference, set by scif_shm_view_add()
+ * @rx_size: bytes of our receive ring, likewise
+ * @tx_size: bytes of the peer's, likewise
+ * @tx_remote: the peer's ring lies across the link, likewise
+ */
+struct scif_shm_view {
+	struct list_head link;
+	struct address_space *mapping;
+	struct scif_shm *shm;
+	u32 rx_size;
+	u32 tx_size;
+	bool tx_remote;
+};
+
+/**
+ * enum scif_shm_part - the pieces of a stream a process can map
+ * @SCIF_SHM_USER: the page of &struct scif_stream_shared
+ * @SCIF_SHM_PEER_CTL: the page of the peer's control block
+ * @SCIF_SHM_PEER_RING: the peer's receive ring
+ * @SCIF_SHM_CTL: the page of our control block
+ * @SCIF_SHM_RING: our receive ring
+ */
+enum scif_shm_part {
+	SCIF_SHM_USER,
+	SCIF_SHM_PEER_CTL,
+	SCIF_SHM_PEER_RING,
+	SCIF_SHM_CTL,
+	SCIF_SHM_RING,
 };
 
 /**
@@ -199,9 +201,6 @@ int scif_layers_rx(struct scif_instance *si, u16 node,
 		   const struct scif_wire_msg *msg, const void *data,
 		   size_t len);
 
-/* core/scif_connect.c */
-extern const struct rhashtable_params scif_conreq_params;
-
 /* core/scif_instance.c */
 struct scif_instance *scif_instance_create(const char *name, u16 self);
 void scif_instance_destroy(struct scif_instance *si);
@@ -231,6 +230,58 @@ int scif_instance_node_ids(struct scif_instance *si, u16 *nodes, int len,
 			   u16 *self);
 void scif_node_stats(struct scif_instance *si, u16 node,
 		     struct scif_node_stats *out);
+
+/* core/scif_ep_view.c: what other layers may know of an endpoint */
+struct scif_instance *scif_ep_instance(struct scif_endpt *ep);
+u64 scif_ep_id(struct scif_endpt *ep);
+u16 scif_ep_peer_node(struct scif_endpt *ep);
+bool scif_ep_reset_local(struct scif_endpt *ep);
+wait_queue_head_t *scif_ep_wq(struct scif_endpt *ep);
+struct scif_rma_ep *scif_ep_rma(struct scif_endpt *ep);
+void scif_ep_set_rma(struct scif_endpt *ep, struct scif_rma_ep *rma);
+void scif_ep_get(struct scif_endpt *ep);
+void scif_ep_view(struct scif_endpt *ep, struct scif_ep_view *v);
+bool scif_ep_connected(struct scif_endpt *ep);
+void scif_ep_msg_init(struct scif_endpt *ep, struct scif_wire_msg *msg,
+		      u8 type, u32 arg);
+void scif_ep_show(struct seq_file *m, struct scif_endpt *ep);
+const char *scif_ep_instance_name(struct scif_endpt *ep);
+const char *scif_instance_name(struct scif_instance *si);
+const char *scif_instance_bus_name(struct scif_instance *si);
+struct dentry *scif_instance_debugfs(struct scif_instance *si);
+void scif_instance_set_debugfs(struct scif_instance *si, struct dentry *d);
+struct scif_link_queue *scif_instance_loopback(struct scif_instance *si);
+void scif_instance_set_loopback(struct scif_instance *si,
+				struct scif_link_queue *lq);
+int scif_node_peer_mem_lock(struct scif_instance *si, u16 node,
+			    struct scif_peer_mem *pm);
+void scif_node_peer_mem_unlock(struct scif_instance *si);
+
+/* core/scif_endpt.c */
+int scif_ep_check(scif_epd_t epd);
+struct scif_endpt *scif_ep_lookup(struct scif_instance *si, u64 id);
+void scif_ep_put(struct scif_endpt *ep);
+struct scif_endpt *scif_ep_next(struct scif_instance *si, unsigned long *idx);
+const char *scif_ep_state_name(enum scif_ep_state state);
+
+/* core/scif_stream.c, core/scif_send.c and core/scif_recv.c */
+void scif_ep_reset(struct scif_endpt *ep, int err);
+int scif_send_iter(scif_epd_t epd, struct iov_iter *from, int flags);
+int scif_recv_iter(scif_epd_t epd, struct iov_iter *to, int flags);
+
+/* core/scif_msg.c */
+void scif_msg_init(struct scif_wire_msg *msg, u8 type, u64 src_ep,
+		   u64 dst_ep, u16 src_port, u16 dst_port, u32 arg);
+
+/* core/scif_shm_view.c: mapping a stream into a process */
+int scif_shm_view_add(struct scif_endpt *ep, struct scif_shm_view *v);
+void scif_shm_view_del(struct scif_shm_view *v);
+void scif_shm_view_lock(struct scif_shm_view *v);
+void scif_shm_view_unlock(struct scif_shm_view *v);
+unsigned long scif_shm_view_pfn(struct scif_shm_view *v,
+				enum scif_shm_part part, unsigned long idx,
+				bool *wc);
+int scif_stream_user_wake(struct scif_endpt *ep);
 
 /* core/scif_bus.c */
 int scif_bus_init(struct scif_instance *si);

@@ -19,6 +19,7 @@
 #include "scif_core.h"
 #include "scif_endpt.h"
 #include "scif_endpt_api.h"
+#include "scif_instance.h"
 #include "scif_shm.h"
 
 unsigned int scif_max_backlog = SCIF_DEF_BACKLOG;

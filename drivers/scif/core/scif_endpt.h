@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * SCIF endpoints: the private structure behind scif_epd_t.
+ * SCIF endpoints: the private structure behind scif_epd_t, and what the
+ * core's files share about it. Private to core/: other layers see
+ * &struct scif_endpt as declared in scif_core.h, and reach it through
+ * core/scif_ep_view.c.
  */
 #ifndef SCIF_ENDPT_H
 #define SCIF_ENDPT_H
@@ -13,6 +16,7 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
+#include "scif_core.h"
 #include "scif_wire.h"
 
 struct iov_iter;
@@ -33,27 +37,6 @@ extern unsigned int scif_max_backlog;
 #define SCIF_CONNECT_TIMEOUT	(30 * HZ)
 /* Slot of an endpoint in &scif_instance.eps and .parked: its id's low half. */
 #define SCIF_EP_IDX(id)		((u32)(id))
-
-/**
- * enum scif_ep_state - life cycle of an endpoint
- * @SCIF_EP_UNBOUND: just opened
- * @SCIF_EP_BOUND: has a port; also where a failed connect returns to
- * @SCIF_EP_LISTENING: takes connection requests
- * @SCIF_EP_CONNECTING: a connection request is in flight
- * @SCIF_EP_CONNECTED: connected to a peer endpoint
- * @SCIF_EP_DISCONNECTED: the peer closed or its node was lost; queued data
- *			  can still be received
- * @SCIF_EP_CLOSED: scif_close() ran; only references keep it alive
- */
-enum scif_ep_state {
-	SCIF_EP_UNBOUND,
-	SCIF_EP_BOUND,
-	SCIF_EP_LISTENING,
-	SCIF_EP_CONNECTING,
-	SCIF_EP_CONNECTED,
-	SCIF_EP_DISCONNECTED,
-	SCIF_EP_CLOSED,
-};
 
 /**
  * struct scif_conreq_key - what names a connection request
@@ -201,12 +184,7 @@ struct scif_endpt {
 };
 
 /* core/scif_endpt.c */
-int scif_ep_check(scif_epd_t epd);
-struct scif_endpt *scif_ep_lookup(struct scif_instance *si, u64 id);
 struct scif_endpt *scif_ep_lookup_live(struct scif_instance *si, u64 id);
-void scif_ep_put(struct scif_endpt *ep);
-struct scif_endpt *scif_ep_next(struct scif_instance *si, unsigned long *idx);
-const char *scif_ep_state_name(enum scif_ep_state state);
 int scif_ep_alloc_ring(struct scif_endpt *ep, u16 node, u32 size);
 void __scif_unpark(struct scif_instance *si, struct scif_endpt *ep);
 
@@ -219,7 +197,6 @@ int scif_send_reset(struct scif_instance *si, u16 node, u64 dst_ep,
 		    u64 src_ep, u32 gen);
 
 /* core/scif_stream.c */
-void scif_ep_reset(struct scif_endpt *ep, int err);
 int scif_stream_sync(struct scif_endpt *ep);
 int scif_stream_state_err(struct scif_endpt *ep);
 bool scif_send_ready(struct scif_endpt *ep, unsigned int fseq);
@@ -230,10 +207,6 @@ int scif_stream_wait(struct scif_endpt *ep,
 		     bool (*ready)(struct scif_endpt *ep, unsigned int fseq),
 		     unsigned int fseq);
 int scif_stream_check(scif_epd_t epd, int len, int flags);
-
-/* core/scif_send.c and core/scif_recv.c */
-int scif_send_iter(scif_epd_t epd, struct iov_iter *from, int flags);
-int scif_recv_iter(scif_epd_t epd, struct iov_iter *to, int flags);
 
 /* core/scif_connect_msg.c and core/scif_stream_msg.c: message handlers */
 struct scif_wire_msg;
@@ -259,9 +232,5 @@ int scif_handle_release(struct scif_instance *si, u16 node,
 /* core/scif_stream_msg.c: the stream's side of close and node loss */
 void scif_data_shutdown(struct scif_endpt *ep);
 void scif_data_node_lost(struct scif_endpt *ep, u16 node);
-
-/* core/scif_msg.c */
-void scif_msg_init(struct scif_wire_msg *msg, u8 type, u64 src_ep,
-		   u64 dst_ep, u16 src_port, u16 dst_port, u32 arg);
 
 #endif /* SCIF_ENDPT_H */

@@ -9,6 +9,7 @@
 #include <linux/slab.h>
 
 #include "scif_core.h"
+#include "scif_instance.h"
 
 /**
  * scif_instance_create() - create a SCIF node

@@ -114,6 +114,7 @@ struct scif_link {
  * @phys: &scif_link.peer_mem_phys
  * @size: &scif_link.peer_mem_size
  * @dma: &scif_link.peer_mem_dma (0: none)
+ * @dma_dev: &scif_link.dma_dev (NULL: none)
  * @held: the lock that keeps @base mapped, held for reading from
  *	  scif_peer_mem_lock() to scif_peer_mem_unlock(); NULL in a copy
  *	  from scif_peer_mem_get()
@@ -128,6 +129,7 @@ struct scif_peer_mem {
 	phys_addr_t phys;
 	resource_size_t size;
 	dma_addr_t dma;
+	struct device *dma_dev;
 };
 
 struct scif_instance *scif_default_instance(void);

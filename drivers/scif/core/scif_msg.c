@@ -19,6 +19,7 @@
 
 #include "scif_core.h"
 #include "scif_endpt.h"
+#include "scif_instance.h"
 #include "scif_link.h"
 #include "scif_trace.h"
 #include "scif_wire.h"

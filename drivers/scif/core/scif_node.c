@@ -25,6 +25,7 @@
 
 #include "scif_core.h"
 #include "scif_endpt.h"
+#include "scif_instance.h"
 #include "scif_link.h"
 #include "scif_shm.h"
 #include "scif_trace.h"

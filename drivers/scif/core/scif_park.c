@@ -16,6 +16,7 @@
 #include "scif_core.h"
 #include "scif_endpt.h"
 #include "scif_endpt_api.h"
+#include "scif_instance.h"
 
 /**
  * scif_epd_park() - hold an accepted endpoint until scif_epd_claim()

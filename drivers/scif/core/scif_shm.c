@@ -46,6 +46,7 @@
 #include <uapi/linux/scif_requests.h>
 
 #include "scif_core.h"
+#include "scif_instance.h"
 #include "scif_link.h"
 #include "scif_shm.h"
 #include "scif_wire.h"

@@ -2,6 +2,8 @@
 /*
  * SCIF streams through shared memory: see core/scif_shm.c (the memory),
  * core/scif_shm_quarantine.c and core/scif_shm_ring.c (bytes and indices).
+ * Private to core/: /dev/scif maps a stream through the view interface of
+ * scif_core.h (&struct scif_shm_view).
  */
 #ifndef SCIF_SHM_H
 #define SCIF_SHM_H
@@ -12,6 +14,8 @@
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+
+#include "scif_core.h"
 
 /*
  * Most bytes a sender copies into the peer's ring at a time: the copy
@@ -37,41 +41,6 @@ struct scif_wire_shm_ctl;
 struct scif_stream_shared;
 struct scif_endpt;
 struct address_space;
-
-/**
- * struct scif_shm_view - one file through which a process maps a stream
- * @link: entry in &scif_shm.views
- * @mapping: the file's pages, all zapped when we must stop writing the
- *	     peer's memory; set by the caller of scif_shm_view_add()
- * @shm: the stream, with a reference, set by scif_shm_view_add()
- * @rx_size: bytes of our receive ring, likewise
- * @tx_size: bytes of the peer's, likewise
- * @tx_remote: the peer's ring lies across the link, likewise
- */
-struct scif_shm_view {
-	struct list_head link;
-	struct address_space *mapping;
-	struct scif_shm *shm;
-	u32 rx_size;
-	u32 tx_size;
-	bool tx_remote;
-};
-
-/**
- * enum scif_shm_part - the pieces of a stream a process can map
- * @SCIF_SHM_USER: the page of &struct scif_stream_shared
- * @SCIF_SHM_PEER_CTL: the page of the peer's control block
- * @SCIF_SHM_PEER_RING: the peer's receive ring
- * @SCIF_SHM_CTL: the page of our control block
- * @SCIF_SHM_RING: our receive ring
- */
-enum scif_shm_part {
-	SCIF_SHM_USER,
-	SCIF_SHM_PEER_CTL,
-	SCIF_SHM_PEER_RING,
-	SCIF_SHM_CTL,
-	SCIF_SHM_RING,
-};
 
 /**
  * struct scif_shm - the shared-memory side of one endpoint's stream
@@ -214,13 +183,7 @@ u32 scif_shm_written(struct scif_shm *shm);
 u32 scif_shm_consumed(struct scif_shm *shm);
 
 /* core/scif_shm_view.c */
-int scif_shm_view_add(struct scif_endpt *ep, struct scif_shm_view *v);
-void scif_shm_view_del(struct scif_shm_view *v);
-unsigned long scif_shm_view_pfn(struct scif_shm_view *v,
-				enum scif_shm_part part, unsigned long idx,
-				bool *wc);
 void scif_stream_user_enter(struct scif_endpt *ep, bool tx);
 void scif_stream_user_leave(struct scif_endpt *ep, bool tx);
-int scif_stream_user_wake(struct scif_endpt *ep);
 
 #endif /* SCIF_SHM_H */

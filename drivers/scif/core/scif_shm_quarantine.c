@@ -18,6 +18,7 @@
 #include <linux/xarray.h>
 
 #include "scif_core.h"
+#include "scif_instance.h"
 #include "scif_shm.h"
 
 /**

@@ -37,6 +37,7 @@
 
 #include "scif_core.h"
 #include "scif_endpt.h"
+#include "scif_instance.h"
 #include "scif_shm.h"
 
 /* The pages of positions and the sink, once; views_lock and both mutexes. */
@@ -136,8 +137,30 @@ void scif_shm_view_del(struct scif_shm_view *v)
 EXPORT_SYMBOL_IF_KUNIT(scif_shm_view_del);
 
 /**
+ * scif_shm_view_lock() - hold a view's stream still for a fault
+ * @v: the view
+ *
+ * Takes &scif_shm.views_lock of its stream: held from scif_shm_view_pfn()
+ * to the insert of the page, so that no view reaches the peer's memory
+ * once we may no longer write there. Taken inside mmap_lock.
+ */
+void scif_shm_view_lock(struct scif_shm_view *v)
+{
+	mutex_lock(&v->shm->views_lock);
+}
+
+/**
+ * scif_shm_view_unlock() - end what scif_shm_view_lock() began
+ * @v: the view
+ */
+void scif_shm_view_unlock(struct scif_shm_view *v)
+{
+	mutex_unlock(&v->shm->views_lock);
+}
+
+/**
  * scif_shm_view_pfn() - the page frame behind a page of a view
- * @v: the view; the caller holds &scif_shm.views_lock of its stream
+ * @v: the view; the caller holds scif_shm_view_lock()
  * @part: which piece
  * @idx: page in that piece, checked by the caller against its size
  * @wc: set if the page lies across the link (to be mapped

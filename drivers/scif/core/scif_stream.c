@@ -30,6 +30,7 @@
 
 #include "scif_core.h"
 #include "scif_endpt.h"
+#include "scif_instance.h"
 #include "scif_shm.h"
 #include "scif_trace.h"
 #include "scif_wire.h"

@@ -97,33 +97,6 @@ TRACE_EVENT(scif_stream_sleep,
 		      __entry->send ? "send" : "recv")
 );
 
-/* An RMA copy (readfrom, writeto and the v variants) starts or ends. */
-DECLARE_EVENT_CLASS(scif_rma_copy_class,
-		    TP_PROTO(u64 ep, size_t len, bool write, int flags,
-			     int ret),
-		    TP_ARGS(ep, len, write, flags, ret),
-		    TP_STRUCT__entry(__field(u64, ep)
-				     __field(size_t, len)
-				     __field(int, flags)
-				     __field(int, ret)
-				     __field(bool, write)),
-		    TP_fast_assign(__entry->ep = ep;
-				   __entry->len = len;
-				   __entry->flags = flags;
-				   __entry->ret = ret;
-				   __entry->write = write;),
-		    TP_printk("ep=%llx %s len=%zu flags=%#x ret=%d",
-			      __entry->ep, __entry->write ? "write" : "read",
-			      __entry->len, __entry->flags, __entry->ret)
-);
-
-DEFINE_EVENT(scif_rma_copy_class, scif_rma_copy_start,
-	     TP_PROTO(u64 ep, size_t len, bool write, int flags, int ret),
-	     TP_ARGS(ep, len, write, flags, ret));
-DEFINE_EVENT(scif_rma_copy_class, scif_rma_copy_done,
-	     TP_PROTO(u64 ep, size_t len, bool write, int flags, int ret),
-	     TP_ARGS(ep, len, write, flags, ret));
-
 #endif /* SCIF_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

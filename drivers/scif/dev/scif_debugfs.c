@@ -6,9 +6,9 @@
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 
 #include "../core/scif_core.h"
-#include "../core/scif_shm.h"
 #include "scif_fdev.h"
 
 static int scif_debugfs_endpoints_show(struct seq_file *m, void *v)
@@ -19,15 +19,8 @@ static int scif_debugfs_endpoints_show(struct seq_file *m, void *v)
 
 	seq_puts(m, "id                 state         port  peer        rxq   txq\n");
 	while ((ep = scif_ep_next(si, &idx))) {
-		spin_lock(&ep->lock);
-		seq_printf(m, "%#-18llx %-13s %-5u %3u:%-7u %-5u %u",
-			   ep->id, scif_ep_state_name(ep->state), ep->port,
-			   ep->peer.node, ep->peer.port,
-			   ep->rx_seq - ep->rx_read, ep->tx_seq - ep->tx_acked);
-		if (ep->shm && ep->shm->active)
-			scif_shm_show(m, ep->shm, ep->rx_read, ep->tx_seq);
+		scif_ep_show(m, ep);
 		seq_putc(m, '\n');
-		spin_unlock(&ep->lock);
 		scif_ep_put(ep);
 	}
 	return 0;
@@ -38,15 +31,15 @@ static int scif_debugfs_ports_show(struct seq_file *m, void *v)
 {
 	struct scif_instance *si = m->private;
 	struct scif_endpt *ep;
+	struct scif_ep_view ev;
 	unsigned long idx = 0;
 
 	seq_puts(m, "port  owner              state\n");
 	while ((ep = scif_ep_next(si, &idx))) {
-		spin_lock(&ep->lock);
-		if (ep->port_owned)
-			seq_printf(m, "%-5u %#-18llx %s\n", ep->port, ep->id,
-				   scif_ep_state_name(ep->state));
-		spin_unlock(&ep->lock);
+		scif_ep_view(ep, &ev);
+		if (ev.port_owned)
+			seq_printf(m, "%-5u %#-18llx %s\n", ev.port, ev.id,
+				   scif_ep_state_name(ev.state));
 		scif_ep_put(ep);
 	}
 	return 0;
@@ -56,19 +49,27 @@ DEFINE_SHOW_ATTRIBUTE(scif_debugfs_ports);
 static int scif_debugfs_nodes_show(struct seq_file *m, void *v)
 {
 	struct scif_instance *si = m->private;
-	struct scif_node *n;
-	unsigned long id;
+	struct scif_node_stats st;
+	int i, total;
+	u16 *ids;
+	u16 self;
 
-	seq_printf(m, "self %u\n", si->self);
+	ids = kmalloc_array(SCIF_MAX_NODE_ID + 1, sizeof(*ids), GFP_KERNEL);
+	if (!ids)
+		return -ENOMEM;
+	total = scif_instance_node_ids(si, ids, SCIF_MAX_NODE_ID + 1, &self);
+	seq_printf(m, "self %u\n", self);
 	seq_puts(m, "node  tx_msgs     tx_errs     rx_msgs     rx_drops\n");
-	down_read(&si->nodes_rwsem);
-	xa_for_each(&si->nodes, id, n)
-		seq_printf(m, "%-5lu %-11lld %-11lld %-11lld %lld\n", id,
-			   atomic64_read(&n->stats.tx_msgs),
-			   atomic64_read(&n->stats.tx_errs),
-			   atomic64_read(&n->stats.rx_msgs),
-			   atomic64_read(&n->stats.rx_drops));
-	up_read(&si->nodes_rwsem);
+	for (i = 0; i < total && i <= SCIF_MAX_NODE_ID; i++) {
+		/* A node lost meanwhile shows zero counters. */
+		scif_node_stats(si, ids[i], &st);
+		seq_printf(m, "%-5u %-11lld %-11lld %-11lld %lld\n", ids[i],
+			   atomic64_read(&st.tx_msgs),
+			   atomic64_read(&st.tx_errs),
+			   atomic64_read(&st.rx_msgs),
+			   atomic64_read(&st.rx_drops));
+	}
+	kfree(ids);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(scif_debugfs_nodes);
@@ -83,13 +84,13 @@ DEFINE_SHOW_ATTRIBUTE(scif_debugfs_nodes);
  */
 int scif_debugfs_add(struct scif_instance *si)
 {
-	si->debugfs = debugfs_create_dir(si->bus_name, NULL);
-	debugfs_create_file("endpoints", 0400, si->debugfs, si,
+	struct dentry *d = debugfs_create_dir(scif_instance_bus_name(si), NULL);
+
+	scif_instance_set_debugfs(si, d);
+	debugfs_create_file("endpoints", 0400, d, si,
 			    &scif_debugfs_endpoints_fops);
-	debugfs_create_file("ports", 0400, si->debugfs, si,
-			    &scif_debugfs_ports_fops);
-	debugfs_create_file("nodes", 0400, si->debugfs, si,
-			    &scif_debugfs_nodes_fops);
+	debugfs_create_file("ports", 0400, d, si, &scif_debugfs_ports_fops);
+	debugfs_create_file("nodes", 0400, d, si, &scif_debugfs_nodes_fops);
 	return 0;
 }
 
@@ -99,6 +100,6 @@ int scif_debugfs_add(struct scif_instance *si)
  */
 void scif_debugfs_remove(struct scif_instance *si)
 {
-	debugfs_remove_recursive(si->debugfs);
-	si->debugfs = NULL;
+	debugfs_remove_recursive(scif_instance_debugfs(si));
+	scif_instance_set_debugfs(si, NULL);
 }

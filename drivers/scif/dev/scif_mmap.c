@@ -148,7 +148,8 @@ void scif_mmap_node_lost(struct scif_instance *si, u16 node)
 
 	mutex_lock(&scif_mmaps_lock);
 	list_for_each_entry(m, &scif_mmaps, list)
-		if (m->ep->si == si && m->ep->peer.node == node)
+		if (scif_ep_instance(m->ep) == si &&
+		    scif_ep_peer_node(m->ep) == node)
 			scif_mmap_kill(m);
 	mutex_unlock(&scif_mmaps_lock);
 }
@@ -280,6 +281,7 @@ int scif_mmap(scif_epd_t epd, struct vm_area_struct *vma)
 {
 	struct scif_endpt *ep = epd;
 	unsigned long nr = vma_pages(vma);
+	struct scif_rma_ep *rma;
 	struct scif_mmap *m;
 	int prot, allowed, ret;
 
@@ -312,7 +314,7 @@ int scif_mmap(scif_epd_t epd, struct vm_area_struct *vma)
 	}
 	kref_init(&m->ref);
 	mutex_init(&m->lock);
-	kref_get(&ep->ref);
+	scif_ep_get(ep);
 	m->ep = ep;
 	m->mapping = vma->vm_file->f_mapping;
 	m->pgoff = vma->vm_pgoff;
@@ -325,15 +327,16 @@ int scif_mmap(scif_epd_t epd, struct vm_area_struct *vma)
 	list_add(&m->list, &scif_mmaps);
 	mutex_unlock(&scif_mmaps_lock);
 
-	mutex_lock(&ep->rma->lock);
+	rma = scif_ep_rma(ep);
+	mutex_lock(&rma->lock);
 	mutex_lock(&m->lock);
 	ret = scif_rma_ep_usable(ep);
 	if (!ret && m->dead)
 		ret = -ENODEV;
 	if (!ret)
-		ret = scif_mmap_resolve(ep->rma, m, prot, &allowed);
+		ret = scif_mmap_resolve(rma, m, prot, &allowed);
 	mutex_unlock(&m->lock);
-	mutex_unlock(&ep->rma->lock);
+	mutex_unlock(&rma->lock);
 	if (ret) {
 		kref_put(&m->ref, scif_mmap_release);
 		return ret;

@@ -25,8 +25,6 @@
 #include <uapi/linux/scif_requests.h>
 
 #include "../core/scif_core.h"
-#include "../core/scif_endpt.h"
-#include "../core/scif_shm.h"
 #include "scif_fdev.h"
 
 #define SCIF_STREAM_FS_MAGIC	0x53434653	/* "SCFS" */
@@ -78,7 +76,6 @@ static vm_fault_t scif_stream_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct scif_stream_map *map = vma->vm_file->private_data;
-	struct scif_shm *shm = map->view.shm;
 	pgprot_t prot = vma->vm_page_prot;
 	unsigned long idx, pfn;
 	vm_fault_t ret;
@@ -89,12 +86,12 @@ static vm_fault_t scif_stream_fault(struct vm_fault *vmf)
 	if (part < 0)
 		return VM_FAULT_SIGBUS;
 	/* Held from the look at remote_ok to the insert: see the core. */
-	mutex_lock(&shm->views_lock);
+	scif_shm_view_lock(&map->view);
 	pfn = scif_shm_view_pfn(&map->view, part, idx, &wc);
 	if (wc)
 		prot = pgprot_writecombine(prot);
 	ret = vmf_insert_pfn_prot(vma, vmf->address, pfn, prot);
-	mutex_unlock(&shm->views_lock);
+	scif_shm_view_unlock(&map->view);
 	return ret;
 }
 
@@ -210,7 +207,7 @@ long scif_fdev_stream_map(scif_epd_t epd, void __user *ureq)
 		kfree(map);
 		return ret;
 	}
-	kref_get(&ep->ref);
+	scif_ep_get(ep);
 	map->ep = ep;
 	file->private_data = map;
 	fd = get_unused_fd_flags(O_CLOEXEC);

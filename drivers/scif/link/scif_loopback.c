@@ -26,26 +26,29 @@ static int scif_loopback_create(struct scif_instance *si)
 	lq = kzalloc(sizeof(*lq), GFP_KERNEL);
 	if (!lq)
 		return -ENOMEM;
-	scif_link_queue_init(lq, si, si->self, SCIF_LOOPBACK_CHUNK);
+	scif_link_queue_init(lq, si, scif_instance_self(si),
+			     SCIF_LOOPBACK_CHUNK);
 	lq->inline_rx = true;
-	ret = scif_node_add(si, si->self, &lq->link);
+	ret = scif_node_add(si, scif_instance_self(si), &lq->link);
 	if (ret) {
 		kfree(lq);
 		return ret;
 	}
-	si->loopback = lq;
+	scif_instance_set_loopback(si, lq);
 	return 0;
 }
 
 /* &scif_layer.self_down: take an instance's own node down. */
 static void scif_loopback_destroy(struct scif_instance *si)
 {
-	if (!si->loopback)
+	struct scif_link_queue *lq = scif_instance_loopback(si);
+
+	if (!lq)
 		return;
-	scif_node_remove(si, si->self);
-	scif_link_queue_stop(si->loopback);
-	kfree(si->loopback);
-	si->loopback = NULL;
+	scif_node_remove(si, scif_instance_self(si));
+	scif_link_queue_stop(lq);
+	kfree(lq);
+	scif_instance_set_loopback(si, NULL);
 }
 
 /* The loopback transport follows the node id of every instance. */

@@ -33,9 +33,9 @@
 #include <linux/slab.h>
 
 #include "../core/scif_core.h"
-#include "../core/scif_trace.h"
 #include "scif_dma.h"
 #include "scif_rma.h"
+#include "scif_rma_trace.h"
 
 #define SCIF_RMA_FLAGS	(SCIF_RMA_USECPU | SCIF_RMA_USECACHE | \
 			 SCIF_RMA_SYNC | SCIF_RMA_ORDERED)
@@ -71,7 +71,7 @@ static void scif_rma_issue(struct scif_rma_ep *rma, struct scif_rma_req *req)
 /* The request left @inflight: tell fences, then let close go on. */
 static void scif_rma_retire(struct scif_endpt *ep, struct scif_rma_req *req)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 
 	spin_lock(&rma->ilock);
 	list_del(&req->list);
@@ -141,7 +141,7 @@ static void scif_rma_req_work(struct work_struct *work)
 {
 	struct scif_rma_req *req = container_of(work, struct scif_rma_req,
 						work);
-	const char *name = req->ep->si->name;
+	const char *name = scif_ep_instance_name(req->ep);
 
 	if (scif_rma_req_finish(req))
 		pr_warn_ratelimited("scif %s: node lost before a failed DMA transfer could be redone\n",
@@ -184,7 +184,9 @@ static bool scif_rma_idle(struct scif_rma_ep *rma)
  */
 int scif_rma_drain(struct scif_endpt *ep, long timeout)
 {
-	if (!wait_event_timeout(ep->rma->wq, scif_rma_idle(ep->rma), timeout))
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
+
+	if (!wait_event_timeout(rma->wq, scif_rma_idle(rma), timeout))
 		return -ETIMEDOUT;
 	return 0;
 }
@@ -239,7 +241,7 @@ static int __scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 {
 	bool by_cpu = flags & SCIF_RMA_USECPU, dma = false, sync, staged;
 	struct scif_rma_req cpu_req = {}, *req = &cpu_req;
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_dma_issue di;
 	struct scif_peer_mem pm;
 	u64 tail = 0;
@@ -290,7 +292,7 @@ static int __scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 	mutex_unlock(&rma->lock);
 	if (ret)
 		goto put;
-	kref_get(&ep->ref);
+	scif_ep_get(ep);
 
 	if (staged) {
 		if (flags & SCIF_RMA_ORDERED)
@@ -347,7 +349,7 @@ free:
 static int scif_rma(struct scif_endpt *ep, s64 loff, void *addr, u64 len,
 		    s64 roff, int flags, bool to_peer)
 {
-	u64 id = scif_ep_check(ep) ? 0 : ep->id;
+	u64 id = scif_ep_check(ep) ? 0 : scif_ep_id(ep);
 	int ret;
 
 	trace_scif_rma_copy_start(id, len, to_peer, flags, 0);

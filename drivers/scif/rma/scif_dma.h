@@ -23,7 +23,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
-#include "../core/scif_link.h"
+#include "../core/scif_core.h"
 
 struct scif_rma_ep;
 struct page;

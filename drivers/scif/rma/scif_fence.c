@@ -55,7 +55,7 @@ struct scif_peer_mark {
  */
 void scif_fence_check_peer_marks(struct scif_endpt *ep)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_peer_mark *m, *tmp;
 	LIST_HEAD(done);
 	u64 oldest;
@@ -86,7 +86,7 @@ void scif_fence_check_peer_marks(struct scif_endpt *ep)
  */
 int scif_fence_peer_request(struct scif_endpt *ep, u32 token)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_peer_mark *m;
 	bool now, full;
 	u64 seq;
@@ -128,7 +128,7 @@ int scif_fence_peer_request(struct scif_endpt *ep, u32 token)
 	return 0;
 drop:
 	pr_warn_ratelimited("scif %s: peer exceeds %u fence requests on one endpoint; dropping one\n",
-			    ep->si->name, SCIF_FENCE_MAX_MARKS);
+			    scif_ep_instance_name(ep), SCIF_FENCE_MAX_MARKS);
 	return -EBUSY;
 }
 
@@ -142,7 +142,7 @@ drop:
  */
 int scif_fence_peer_done(struct scif_endpt *ep, u32 token)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	void *old;
 
 	xa_lock(&rma->my_marks);
@@ -156,10 +156,10 @@ int scif_fence_peer_done(struct scif_endpt *ep, u32 token)
 		/* A fence signal's mark: its writes are due now. */
 		struct scif_signal *s = old;
 
-		kref_get(&ep->ref);
+		scif_ep_get(ep);
 		scif_rma_queue_work(&s->work);
 	}
-	wake_up_all(&ep->wq);
+	wake_up_all(scif_ep_wq(ep));
 	return 0;
 }
 
@@ -181,7 +181,7 @@ int scif_fence_mark_peer(struct scif_endpt *ep, int *mark,
 {
 	void *entry = signal ? (void *)signal : xa_mk_value(0);
 	bool taken;
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct xarray *xa = &rma->my_marks;
 	u32 token;
 	int ret;
@@ -231,7 +231,7 @@ int scif_fence_mark_peer(struct scif_endpt *ep, int *mark,
  */
 int scif_fence_mark_ep(struct scif_endpt *ep, int flags, int *mark)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 
 	if (flags == SCIF_FENCE_INIT_PEER)
 		return scif_fence_mark_peer(ep, mark, NULL);
@@ -302,7 +302,8 @@ static bool scif_peer_token_issued(struct scif_rma_ep *rma, u32 token)
 
 static bool scif_peer_done(struct scif_endpt *ep, u32 token)
 {
-	return !xa_load(&ep->rma->my_marks, token) || scif_rma_ep_usable(ep);
+	return !xa_load(&scif_ep_rma(ep)->my_marks, token) ||
+	       scif_rma_ep_usable(ep);
 }
 
 /**
@@ -330,7 +331,7 @@ static bool scif_peer_wait_done(const void *arg)
  */
 static int scif_wait_self(struct scif_endpt *ep, u32 token)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	long ret;
 
 	for (;;) {
@@ -352,7 +353,7 @@ static int scif_wait_self(struct scif_endpt *ep, u32 token)
  */
 int scif_fence_wait_ep(struct scif_endpt *ep, int mark)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	u32 token = mark & SCIF_MARK_MASK;
 	struct scif_peer_wait_arg m = { .ep = ep, .token = token };
 	long ret;

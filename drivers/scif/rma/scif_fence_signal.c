@@ -111,7 +111,8 @@ int scif_fence_signal(scif_epd_t epd, off_t loff, u64 lval, off_t roff,
 		kfree(s);
 		return ret;
 	}
-	if (init == SCIF_FENCE_INIT_SELF && scif_fence_self_done(ep->rma, s->mark)) {
+	if (init == SCIF_FENCE_INIT_SELF &&
+	    scif_fence_self_done(scif_ep_rma(ep), s->mark)) {
 		/* Nothing to wait for: write now and report failures. */
 		if (sig & SCIF_SIGNAL_LOCAL)
 			ret = scif_rma_local_poke(ep, loff, lval);
@@ -120,7 +121,7 @@ int scif_fence_signal(scif_epd_t epd, off_t loff, u64 lval, off_t roff,
 		kfree(s);
 		return ret;
 	}
-	kref_get(&ep->ref);
+	scif_ep_get(ep);
 	INIT_WORK(&s->work, scif_signal_work);
 	scif_rma_queue_work(&s->work);
 	return 0;

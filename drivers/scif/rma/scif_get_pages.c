@@ -83,7 +83,7 @@ static struct scif_gp *scif_gp_alloc(unsigned long nr)
 static int scif_gp_bind(struct scif_endpt *ep, struct scif_gp *gp, u64 first,
 			u64 last)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_window *win;
 	int ret = 0;
 
@@ -97,7 +97,7 @@ static int scif_gp_bind(struct scif_endpt *ep, struct scif_gp *gp, u64 first,
 	if (!ret) {
 		scif_win_get(win);
 		gp->win = win;
-		kref_get(&ep->ref);
+		scif_ep_get(ep);
 		gp->ep = ep;
 		spin_lock(&scif_gp_lock);
 		hash_add(scif_gp_table, &gp->hnode, (unsigned long)&gp->range);
@@ -197,6 +197,7 @@ int scif_put_pages(struct scif_range *pages)
 {
 	struct scif_gp *gp, *found = NULL;
 	struct scif_endpt *ep;
+	struct scif_ep_view v;
 	int ret = 0;
 
 	if (!pages)
@@ -214,14 +215,13 @@ int scif_put_pages(struct scif_range *pages)
 	if (!found)
 		return -EINVAL;
 	ep = found->ep;
-	spin_lock(&ep->lock);
-	if (ep->state != SCIF_EP_CONNECTED)
-		ret = ep->reset_err == -ENODEV ? -ENODEV : -ENOTCONN;
-	else if (READ_ONCE(ep->rma->peer_closed))
+	scif_ep_view(ep, &v);
+	if (v.state != SCIF_EP_CONNECTED)
+		ret = v.reset_err == -ENODEV ? -ENODEV : -ENOTCONN;
+	else if (READ_ONCE(scif_ep_rma(ep)->peer_closed))
 		ret = -ENOTCONN;
-	spin_unlock(&ep->lock);
 	/* scif_get_pages_wait() may be waiting for this one. */
-	wake_up_all(&ep->wq);
+	wake_up_all(scif_ep_wq(ep));
 	scif_gp_free(found);
 	return ret;
 }
@@ -248,10 +248,10 @@ void scif_get_pages_ep_close(struct scif_endpt *ep)
 	spin_unlock(&scif_gp_lock);
 	if (!hlist_empty(&dead))
 		pr_warn_ratelimited("scif %s: endpoint closed with scif_get_pages() ranges outstanding; reclaimed\n",
-				    ep->si->name);
+				    scif_ep_instance_name(ep));
 	hlist_for_each_entry_safe(gp, tmp, &dead, hnode)
 		scif_gp_free(gp);
-	wake_up_all(&ep->wq);
+	wake_up_all(scif_ep_wq(ep));
 }
 
 /* Whether @ep still has ranges out, and its peer's node is still there. */
@@ -261,12 +261,8 @@ static bool scif_gp_busy(struct scif_endpt *ep)
 	unsigned int bkt;
 	bool busy = false;
 
-	spin_lock(&ep->lock);
-	if (ep->state != SCIF_EP_CONNECTED) {
-		spin_unlock(&ep->lock);
+	if (!scif_ep_connected(ep))
 		return false;
-	}
-	spin_unlock(&ep->lock);
 	spin_lock(&scif_gp_lock);
 	hash_for_each(scif_gp_table, bkt, gp, hnode) {
 		if (gp->ep == ep) {
@@ -293,7 +289,8 @@ bool scif_get_pages_wait(struct scif_endpt *ep, long timeout)
 	if (!scif_gp_busy(ep))
 		return true;
 	pr_info_ratelimited("scif %s: peer closed; waiting for scif_get_pages() ranges to be returned\n",
-			    ep->si->name);
-	return wait_event_timeout(ep->wq, !scif_gp_busy(ep), timeout) > 0 ||
+			    scif_ep_instance_name(ep));
+	return wait_event_timeout(*scif_ep_wq(ep), !scif_gp_busy(ep),
+				  timeout) > 0 ||
 	       !scif_gp_busy(ep);
 }

@@ -24,29 +24,16 @@
  */
 int scif_peer_mem_lock(struct scif_endpt *ep, struct scif_peer_mem *pm)
 {
-	struct scif_instance *si = ep->si;
-	struct scif_link *link;
-	struct scif_node *n;
-	int ret = -ENODEV;
+	struct scif_instance *si = scif_ep_instance(ep);
+	int ret;
 
-	down_read(&si->nodes_rwsem);
-	n = xa_load(&si->nodes, ep->peer.node);
-	link = n ? n->link : NULL;
-	if (link && (link->rma_local || link->peer_mem)) {
-		*pm = (struct scif_peer_mem){
-			.held = &si->nodes_rwsem,
-			.local = link->rma_local,
-			.base = link->peer_mem,
-			.phys = link->peer_mem_phys,
-			.size = link->peer_mem_size,
-			.dma = link->peer_mem_dma,
-		};
+	ret = scif_node_peer_mem_lock(si, scif_ep_peer_node(ep), pm);
+	if (ret)
+		return ret;
+	if (pm->local || pm->base)
 		return 0;
-	}
-	if (link)
-		ret = -EOPNOTSUPP;
-	up_read(&si->nodes_rwsem);
-	return ret;
+	scif_node_peer_mem_unlock(si);
+	return -EOPNOTSUPP;
 }
 
 /**
@@ -55,7 +42,7 @@ int scif_peer_mem_lock(struct scif_endpt *ep, struct scif_peer_mem *pm)
  */
 void scif_peer_mem_unlock(struct scif_endpt *ep)
 {
-	up_read(&ep->si->nodes_rwsem);
+	scif_node_peer_mem_unlock(scif_ep_instance(ep));
 }
 
 /**
@@ -98,13 +85,13 @@ int scif_peer_mem_get(struct scif_endpt *ep, struct scif_peer_mem *pm)
  */
 bool scif_staged_link(struct scif_endpt *ep)
 {
-	struct scif_instance *si = ep->si;
-	struct scif_node *n;
+	struct scif_instance *si = scif_ep_instance(ep);
+	struct scif_peer_mem pm;
 	bool staged;
 
-	down_read(&si->nodes_rwsem);
-	n = xa_load(&si->nodes, ep->peer.node);
-	staged = n && !n->link->rma_local && !n->link->peer_mem;
-	up_read(&si->nodes_rwsem);
+	if (scif_node_peer_mem_lock(si, scif_ep_peer_node(ep), &pm))
+		return false;
+	staged = !pm.local && !pm.base;
+	scif_node_peer_mem_unlock(si);
 	return staged;
 }

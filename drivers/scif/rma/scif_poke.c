@@ -60,7 +60,7 @@ static int scif_poke_span(struct scif_endpt *ep, struct scif_span *sp,
 static int scif_poke_find(struct scif_endpt *ep, u64 off, bool remote,
 			  struct scif_span *sp)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	int ret;
 
 	/* The 8 bytes must not straddle a page (so neither two windows). */

@@ -25,25 +25,22 @@
 /* Fill in the addresses under which the peer reaches our pages. */
 static int scif_win_map(struct scif_endpt *ep, struct scif_window *win)
 {
-	struct scif_instance *si = ep->si;
-	struct scif_node *n;
+	struct scif_instance *si = scif_ep_instance(ep);
 	struct device *dev = NULL;
+	struct scif_peer_mem pm;
 	bool staged = false;
 	unsigned long i;
 	dma_addr_t a;
-	int ret = 0;
+	int ret;
 
-	down_read(&si->nodes_rwsem);
-	n = xa_load(&si->nodes, ep->peer.node);
-	if (!n)
-		ret = -ENODEV;
-	else if (!n->link->rma_local && !n->link->peer_mem)
-		staged = true;
-	else if (!n->link->rma_local && n->link->dma_dev)
-		dev = get_device(n->link->dma_dev);
-	up_read(&si->nodes_rwsem);
+	ret = scif_node_peer_mem_lock(si, scif_ep_peer_node(ep), &pm);
 	if (ret)
 		return ret;
+	if (!pm.local && !pm.base)
+		staged = true;
+	else if (!pm.local && pm.dma_dev)
+		dev = get_device(pm.dma_dev);
+	scif_node_peer_mem_unlock(si);
 	for (i = 0; i < win->nr_pages; i++) {
 		struct page *pg = win->pp->pages[i];
 
@@ -78,7 +75,8 @@ static int scif_win_map(struct scif_endpt *ep, struct scif_window *win)
  */
 static int scif_win_advertise(struct scif_endpt *ep, struct scif_window *win)
 {
-	size_t max = min_t(size_t, scif_node_max_data(ep->si, ep->peer.node),
+	size_t max = min_t(size_t, scif_node_max_data(scif_ep_instance(ep),
+							scif_ep_peer_node(ep)),
 			   SCIF_WIRE_DATA_MAX);
 	struct scif_wire_reg *reg;
 	unsigned long i, n, k;
@@ -161,7 +159,7 @@ static bool __scif_win_forget(struct scif_rma_ep *rma, struct scif_window *win)
  */
 void scif_win_forget(struct scif_endpt *ep, struct scif_window *win)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	bool found;
 
 	mutex_lock(&rma->lock);
@@ -183,11 +181,11 @@ void scif_win_forget(struct scif_endpt *ep, struct scif_window *win)
  */
 static void scif_reg_forget(struct scif_endpt *ep, struct scif_window *win)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	bool found = false;
 
 	mutex_lock(&rma->lock);
-	if (win->reg_err || (!rma->closed && !READ_ONCE(ep->reset_local)))
+	if (win->reg_err || (!rma->closed && !scif_ep_reset_local(ep)))
 		found = __scif_win_forget(rma, win);
 	mutex_unlock(&rma->lock);
 	if (found)
@@ -198,7 +196,7 @@ static off_t scif_register_pp(struct scif_endpt *ep,
 			      struct scif_pinned_pages *pp, off_t offset,
 			      int map_flags)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_window *win;
 	struct scif_reg_wait w = { .ep = ep };
 	long left;
@@ -445,7 +443,7 @@ int scif_unregister(scif_epd_t epd, off_t offset, size_t len)
 	ret = scif_rma_ep_usable(ep);
 	if (ret)
 		return ret;
-	rma = ep->rma;
+	rma = scif_ep_rma(ep);
 	mutex_lock(&rma->lock);
 	/* First pass: refuse partial windows, count whole ones. */
 	for (pos = first; (win = scif_wtree_next(&rma->local, pos, last));
@@ -494,7 +492,7 @@ EXPORT_SYMBOL_GPL(scif_unregister);
 /* Drop every window of both tables; the peer no longer uses ours. */
 void scif_rma_drop_all(struct scif_endpt *ep, bool local)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct xarray *xa = local ? &rma->wins : &rma->rwins;
 	struct scif_window *win;
 	unsigned long id;

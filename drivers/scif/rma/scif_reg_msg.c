@@ -39,11 +39,11 @@ int scif_rma_send(struct scif_endpt *ep, u8 type, u32 arg, u32 seq,
 	struct scif_wire_msg msg;
 	int ret;
 
-	scif_msg_init(&msg, type, ep->id, ep->peer_ep, ep->port,
-		      ep->peer.port, arg);
+	scif_ep_msg_init(ep, &msg, type, arg);
 	msg.seq = cpu_to_le32(seq);
 	msg.len = cpu_to_le16(len);
-	ret = scif_node_send(ep->si, ep->peer.node, &msg, data, len);
+	ret = scif_node_send(scif_ep_instance(ep), scif_ep_peer_node(ep), &msg,
+			     data, len);
 	if (ret)
 		scif_ep_reset(ep, ret);
 	return ret;
@@ -83,7 +83,7 @@ static int scif_rma_reg_open(struct scif_endpt *ep, u16 node, u32 id,
 			     const struct scif_wire_msg *msg,
 			     const void *data, size_t len)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_wire_reg reg;
 	struct scif_window *win;
 	size_t extra;
@@ -158,22 +158,21 @@ static int scif_rma_reg_open(struct scif_endpt *ep, u16 node, u32 id,
 /* Whether the peer may name @a as one of its pages. */
 static bool scif_rma_addr_ok(struct scif_instance *si, u16 node, u64 a)
 {
-	struct scif_node *n;
-	bool ok = false;
+	struct scif_peer_mem pm;
+	bool ok;
 
 	if (a & ~PAGE_MASK)
 		return false;
-	down_read(&si->nodes_rwsem);
-	n = xa_load(&si->nodes, node);
-	if (n && n->link->rma_local)
+	if (scif_node_peer_mem_lock(si, node, &pm))
+		return false;
+	if (pm.local)
 		ok = pfn_valid(PHYS_PFN(a)) && !PageReserved(pfn_to_page(PHYS_PFN(a)));
-	else if (n && n->link->peer_mem)
-		ok = a < n->link->peer_mem_size &&
-		     n->link->peer_mem_size - a >= PAGE_SIZE;
-	else if (n)
+	else if (pm.base)
+		ok = a < pm.size && pm.size - a >= PAGE_SIZE;
+	else
 		/* Staged RMA (rma/scif_staged.c) never uses the address. */
 		ok = true;
-	up_read(&si->nodes_rwsem);
+	scif_node_peer_mem_unlock(si);
 	return ok;
 }
 
@@ -185,7 +184,7 @@ static bool scif_rma_addr_ok(struct scif_instance *si, u16 node, u64 a)
 static int scif_rma_reg_addrs(struct scif_endpt *ep, u16 node, u32 id,
 			      u32 first, const void *data, size_t len)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_window *win, *bad = NULL;
 	size_t i, count = len / sizeof(u64);
 	bool done = false;
@@ -215,7 +214,7 @@ static int scif_rma_reg_addrs(struct scif_endpt *ep, u16 node, u32 id,
 	for (i = 0; i < count; i++) {
 		memcpy(&v, (const u8 *)data + i * sizeof(v), sizeof(v));
 		a = le64_to_cpu(v);
-		if (!scif_rma_addr_ok(ep->si, node, a)) {
+		if (!scif_rma_addr_ok(scif_ep_instance(ep), node, a)) {
 			ret = -EPROTO;
 			bad = scif_rwin_remove(rma, win);
 			goto unlock;
@@ -245,7 +244,7 @@ static int scif_rma_reg_pages(struct scif_endpt *ep, u16 node, u32 id,
 
 static int scif_rma_reg_ack(struct scif_endpt *ep, u32 id, u32 err)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_window *win;
 	int ret = 0;
 
@@ -280,13 +279,13 @@ static int scif_rma_reg_ack(struct scif_endpt *ep, u32 id, u32 err)
 		win->state = SCIF_WIN_ACTIVE;
 	}
 	mutex_unlock(&rma->lock);
-	wake_up_all(&ep->wq);
+	wake_up_all(scif_ep_wq(ep));
 	return ret;
 }
 
 static int scif_rma_unreg(struct scif_endpt *ep, u32 id)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_window *win;
 
 	mutex_lock(&rma->lock);
@@ -304,7 +303,7 @@ static int scif_rma_unreg(struct scif_endpt *ep, u32 id)
 	/* Nothing new finds it: the peer's scif_unregister() may return. */
 	scif_rma_send(ep, SCIF_MSG_UNREG_SEEN, id, 0, NULL, 0);
 	/* Answer again once RMAs using it are over: on the final put. */
-	kref_get(&ep->ref);
+	scif_ep_get(ep);
 	win->owner = ep;
 	win->on_free = scif_rwin_unreg_ack;
 	scif_win_put(win);
@@ -313,7 +312,7 @@ static int scif_rma_unreg(struct scif_endpt *ep, u32 id)
 
 static int scif_rma_unreg_ack(struct scif_endpt *ep, u32 id)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_window *win;
 	int ret = 0;
 
@@ -338,14 +337,14 @@ static int scif_rma_unreg_ack(struct scif_endpt *ep, u32 id)
 	if (ret)
 		return ret;
 	scif_win_put(win);
-	wake_up_all(&ep->wq);
+	wake_up_all(scif_ep_wq(ep));
 	return 0;
 }
 
 /* The peer no longer finds our window @id; its UNREG_ACK may follow. */
 static int scif_rma_unreg_seen(struct scif_endpt *ep, u32 id)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_window *win;
 	int ret = 0;
 
@@ -359,7 +358,7 @@ static int scif_rma_unreg_seen(struct scif_endpt *ep, u32 id)
 		ret = -EPROTO;
 	mutex_unlock(&rma->lock);
 	if (!ret)
-		wake_up_all(&ep->wq);
+		wake_up_all(scif_ep_wq(ep));
 	return ret;
 }
 
@@ -376,18 +375,18 @@ static void scif_rma_close_work(struct work_struct *work)
 		scif_rma_send(ep, SCIF_MSG_RMA_CLOSE_ACK, 0, 0, NULL, 0);
 	else
 		pr_warn_ratelimited("scif %s: scif_get_pages() ranges still out; the peer keeps its pages\n",
-				    ep->si->name);
+				    scif_ep_instance_name(ep));
 	scif_ep_put(ep);
 }
 
 static int scif_rma_peer_close(struct scif_endpt *ep)
 {
-	if (xchg(&ep->rma->peer_closed, true))
+	if (xchg(&scif_ep_rma(ep)->peer_closed, true))
 		return -EPROTO;
-	wake_up_all(&ep->wq);
-	kref_get(&ep->ref);
-	INIT_WORK(&ep->rma->close_work, scif_rma_close_work);
-	scif_rma_queue_work(&ep->rma->close_work);
+	wake_up_all(scif_ep_wq(ep));
+	scif_ep_get(ep);
+	INIT_WORK(&scif_ep_rma(ep)->close_work, scif_rma_close_work);
+	scif_rma_queue_work(&scif_ep_rma(ep)->close_work);
 	return 0;
 }
 
@@ -407,6 +406,7 @@ int scif_handle_rma(struct scif_instance *si, u16 node,
 {
 	u32 arg = le32_to_cpu(msg->arg);
 	struct scif_endpt *ep;
+	struct scif_ep_view v;
 	bool from_peer, closed;
 	int ret;
 
@@ -419,13 +419,12 @@ int scif_handle_rma(struct scif_instance *si, u16 node,
 	ep = scif_ep_lookup(si, le64_to_cpu(msg->dst_ep));
 	if (!ep)
 		return -ENOENT;
-	spin_lock(&ep->lock);
-	closed = ep->state == SCIF_EP_CLOSED;
-	from_peer = (ep->state == SCIF_EP_CONNECTED ||
-		     ep->state == SCIF_EP_DISCONNECTED) &&
-		    ep->peer.node == node &&
-		    ep->peer_ep == le64_to_cpu(msg->src_ep);
-	spin_unlock(&ep->lock);
+	scif_ep_view(ep, &v);
+	closed = v.state == SCIF_EP_CLOSED;
+	from_peer = (v.state == SCIF_EP_CONNECTED ||
+		     v.state == SCIF_EP_DISCONNECTED) &&
+		    v.peer.node == node &&
+		    v.peer_ep == le64_to_cpu(msg->src_ep);
 	/* Closing, about to vanish from the table: as if already gone. */
 	ret = closed ? -ENOENT : -EPROTO;
 	if (!from_peer)
@@ -455,8 +454,8 @@ int scif_handle_rma(struct scif_instance *si, u16 node,
 	case SCIF_MSG_RMA_CLOSE_ACK:
 		ret = arg ? -EPROTO : 0;
 		if (!ret) {
-			WRITE_ONCE(ep->rma->peer_acked, true);
-			wake_up_all(&ep->wq);
+			WRITE_ONCE(scif_ep_rma(ep)->peer_acked, true);
+			wake_up_all(scif_ep_wq(ep));
 		}
 		break;
 	case SCIF_MSG_FENCE_REQ:

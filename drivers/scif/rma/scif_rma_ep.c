@@ -65,7 +65,7 @@ static int scif_rma_ep_init(struct scif_endpt *ep)
 	init_waitqueue_head(&rma->wq);
 	INIT_LIST_HEAD(&rma->kept);
 	scif_staged_serve_init(rma);
-	ep->rma = rma;
+	scif_ep_set_rma(ep, rma);
 	return 0;
 }
 
@@ -79,15 +79,16 @@ static int scif_rma_ep_init(struct scif_endpt *ep)
  */
 int scif_rma_ep_usable(struct scif_endpt *ep)
 {
+	struct scif_ep_view v;
 	int ret;
 
-	spin_lock(&ep->lock);
-	switch (ep->state) {
+	scif_ep_view(ep, &v);
+	switch (v.state) {
 	case SCIF_EP_CONNECTED:
 		ret = 0;
 		break;
 	case SCIF_EP_DISCONNECTED:
-		ret = ep->reset_err ? ep->reset_err : -ECONNRESET;
+		ret = v.reset_err ? v.reset_err : -ECONNRESET;
 		break;
 	case SCIF_EP_CLOSED:
 		ret = -EBADF;
@@ -96,22 +97,18 @@ int scif_rma_ep_usable(struct scif_endpt *ep)
 		ret = -ENOTCONN;
 		break;
 	}
-	spin_unlock(&ep->lock);
-	if (!ret && (READ_ONCE(ep->rma->peer_closed) ||
-		     READ_ONCE(ep->rma->closed)))
+	if (!ret && (READ_ONCE(scif_ep_rma(ep)->peer_closed) ||
+		     READ_ONCE(scif_ep_rma(ep)->closed)))
 		ret = -ECONNRESET;
 	return ret;
 }
 
 static bool scif_rma_close_settled(struct scif_endpt *ep)
 {
-	bool gone;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 
-	spin_lock(&ep->lock);
-	gone = ep->state != SCIF_EP_CONNECTED;
-	spin_unlock(&ep->lock);
-	return gone || READ_ONCE(ep->rma->peer_acked) ||
-	       READ_ONCE(ep->rma->peer_closed);
+	return !scif_ep_connected(ep) || READ_ONCE(rma->peer_acked) ||
+	       READ_ONCE(rma->peer_closed);
 }
 
 /* Move the kept endpoints of @si whose peer is on @node to @out. */
@@ -122,7 +119,8 @@ static void scif_rma_kept_take(struct scif_instance *si, u16 node,
 
 	lockdep_assert_held(&scif_rma_kept_lock);
 	list_for_each_entry_safe(rma, next, &scif_rma_kept, kept)
-		if (rma->ep->si == si && rma->ep->peer.node == node)
+		if (scif_ep_instance(rma->ep) == si &&
+		    scif_ep_peer_node(rma->ep) == node)
 			list_move_tail(&rma->kept, out);
 }
 
@@ -150,11 +148,12 @@ static void scif_rma_keep(struct scif_endpt *ep)
 {
 	LIST_HEAD(gone);
 
-	kref_get(&ep->ref);
+	scif_ep_get(ep);
 	mutex_lock(&scif_rma_kept_lock);
-	list_add_tail(&ep->rma->kept, &scif_rma_kept);
-	if (!scif_node_online(ep->si, ep->peer.node))
-		scif_rma_kept_take(ep->si, ep->peer.node, &gone);
+	list_add_tail(&scif_ep_rma(ep)->kept, &scif_rma_kept);
+	if (!scif_node_online(scif_ep_instance(ep), scif_ep_peer_node(ep)))
+		scif_rma_kept_take(scif_ep_instance(ep), scif_ep_peer_node(ep),
+				   &gone);
 	mutex_unlock(&scif_rma_kept_lock);
 	scif_rma_kept_release(&gone);
 }
@@ -187,7 +186,7 @@ static void scif_rma_node_lost(struct scif_instance *si, u16 node)
  */
 static void scif_rma_ep_close(struct scif_endpt *ep)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	bool handshake, keep;
 	long left = 1;
 
@@ -195,7 +194,7 @@ static void scif_rma_ep_close(struct scif_endpt *ep)
 	handshake = !xa_empty(&rma->wins) && !scif_rma_ep_usable(ep);
 	rma->closed = true;
 	mutex_unlock(&rma->lock);
-	wake_up_all(&ep->wq);
+	wake_up_all(scif_ep_wq(ep));
 	scif_get_pages_ep_close(ep);
 
 	scif_staged_close(ep);
@@ -206,7 +205,8 @@ static void scif_rma_ep_close(struct scif_endpt *ep)
 	scif_pincache_destroy(rma);
 	if (handshake &&
 	    !scif_rma_send(ep, SCIF_MSG_RMA_CLOSE, 0, 0, NULL, 0))
-		left = wait_event_timeout(ep->wq, scif_rma_close_settled(ep),
+		left = wait_event_timeout(*scif_ep_wq(ep),
+					  scif_rma_close_settled(ep),
 					  SCIF_RMA_PEER_TIMEOUT);
 	scif_rma_peer_drain(ep);
 	/*
@@ -216,12 +216,13 @@ static void scif_rma_ep_close(struct scif_endpt *ep)
 	 * answers for this connection.
 	 */
 	mutex_lock(&rma->lock);
-	keep = !xa_empty(&rma->wins) && READ_ONCE(ep->reset_local) &&
-	       scif_node_online(ep->si, ep->peer.node);
+	keep = !xa_empty(&rma->wins) && scif_ep_reset_local(ep) &&
+	       scif_node_online(scif_ep_instance(ep), scif_ep_peer_node(ep));
 	mutex_unlock(&rma->lock);
 	if (!left || keep) {
 		pr_warn_ratelimited("scif %s: peer never released the windows of a closed endpoint; keeping them pinned until node %u is lost\n",
-				    ep->si->name, ep->peer.node);
+				    scif_ep_instance_name(ep),
+				    scif_ep_peer_node(ep));
 		scif_rma_keep(ep);
 		return;
 	}
@@ -231,7 +232,7 @@ static void scif_rma_ep_close(struct scif_endpt *ep)
 /* &scif_layer.ep_release: free the RMA state of a dead endpoint. */
 static void scif_rma_ep_release(struct scif_endpt *ep)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 
 	if (!rma)
 		return;
@@ -246,7 +247,7 @@ static void scif_rma_ep_release(struct scif_endpt *ep)
 	scif_wtree_destroy(&rma->remote);
 	mutex_destroy(&rma->lock);
 	kfree(rma);
-	ep->rma = NULL;
+	scif_ep_set_rma(ep, NULL);
 }
 
 static const struct scif_rma_watch *scif_rma_watcher;

@@ -132,7 +132,7 @@ int scif_span_vaddr(struct scif_endpt *ep, unsigned long addr,
 	if (!current->mm || addr >= TASK_SIZE)
 		map = SCIF_MAP_KERNEL;
 	if (!map)
-		ret = scif_pincache_get(ep->rma, base, size, prot,
+		ret = scif_pincache_get(scif_ep_rma(ep), base, size, prot,
 					flags & SCIF_RMA_USECACHE, &pp, &base);
 	else
 		ret = scif_pp_create((void *)base, size, prot, map, &pp);

@@ -92,7 +92,7 @@ static int scif_staged_put(struct scif_rma_req *req, u64 tail)
 		return -ENOMEM;
 	for (pos = 0; pos < req->len && !ret; pos += n) {
 		/* Ended already (refused, node lost): the rest is moot. */
-		if (xa_load(&ep->rma->staged, req->tag) != req)
+		if (xa_load(&scif_ep_rma(ep)->staged, req->tag) != req)
 			break;
 		/* %SCIF_RMA_ORDERED: the tail travels alone, last. */
 		n = min_t(u64, chunk, (pos < body ? body : req->len) - pos);
@@ -165,7 +165,7 @@ static int scif_staged_wait(struct scif_rma_req *req)
 		} else {
 			err = scif_rma_ep_usable(ep) ? : -ECONNRESET;
 		}
-		scif_staged_end(ep->rma, req->tag, req, err);
+		scif_staged_end(scif_ep_rma(ep), req->tag, req, err);
 	}
 	wait_for_completion(&req->done);
 	err = req->status;
@@ -193,7 +193,7 @@ static int scif_staged_wait(struct scif_rma_req *req)
 int scif_staged_rma(struct scif_rma_req *req, u64 tail, bool wait)
 {
 	struct scif_endpt *ep = req->ep;
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	u32 tag;
 	int ret;
 
@@ -234,7 +234,7 @@ issued:
  */
 void scif_staged_abort(struct scif_endpt *ep, int err)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_rma_req *req;
 	unsigned long tag;
 
@@ -248,7 +248,7 @@ void scif_staged_abort(struct scif_endpt *ep, int err)
 		scif_dma_req_put(req);
 	}
 	xa_unlock(&rma->staged);
-	wake_up_all(&ep->wq);
+	wake_up_all(scif_ep_wq(ep));
 }
 
 /**
@@ -261,12 +261,12 @@ void scif_staged_abort(struct scif_endpt *ep, int err)
  */
 void scif_staged_close(struct scif_endpt *ep)
 {
+	struct scif_ep_view v;
 	int err = 0;
 
-	spin_lock(&ep->lock);
-	if (ep->state != SCIF_EP_CONNECTED)
-		err = ep->reset_err ? : -ECONNRESET;
-	spin_unlock(&ep->lock);
+	scif_ep_view(ep, &v);
+	if (v.state != SCIF_EP_CONNECTED)
+		err = v.reset_err ? : -ECONNRESET;
 	if (err)
 		scif_staged_abort(ep, err);
 }
@@ -279,13 +279,13 @@ void scif_staged_close(struct scif_endpt *ep)
 void scif_staged_node_lost(struct scif_instance *si, u16 node)
 {
 	struct scif_endpt *ep;
+	struct scif_ep_view v;
 	unsigned long idx = 0;
 	bool match;
 
 	while ((ep = scif_ep_next(si, &idx))) {
-		spin_lock(&ep->lock);
-		match = ep->peer.node == node;
-		spin_unlock(&ep->lock);
+		scif_ep_view(ep, &v);
+		match = v.peer.node == node;
 		if (match)
 			scif_staged_abort(ep, -ENODEV);
 		scif_ep_put(ep);
@@ -346,7 +346,7 @@ static int scif_staged_unknown(struct scif_rma_ep *rma, u32 tag)
 int scif_staged_rx_data(struct scif_endpt *ep, u32 tag, const void *data,
 			size_t len)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_rma_req *req;
 	bool lie = false;
 
@@ -367,7 +367,7 @@ int scif_staged_rx_data(struct scif_endpt *ep, u32 tag, const void *data,
 	if (!lie)
 		return 0;
 	scif_dma_req_put(req);
-	wake_up_all(&ep->wq);
+	wake_up_all(scif_ep_wq(ep));
 	return -EPROTO;
 }
 
@@ -384,7 +384,7 @@ int scif_staged_rx_data(struct scif_endpt *ep, u32 tag, const void *data,
  */
 int scif_staged_rx_done(struct scif_endpt *ep, u32 tag, u32 err)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_rma_req *req;
 	int ret = 0;
 
@@ -403,6 +403,6 @@ int scif_staged_rx_done(struct scif_endpt *ep, u32 tag, u32 err)
 	if (!req)
 		return scif_staged_unknown(rma, tag);
 	scif_dma_req_put(req);
-	wake_up_all(&ep->wq);
+	wake_up_all(scif_ep_wq(ep));
 	return ret;
 }

@@ -71,8 +71,10 @@ struct scif_staged_get {
  */
 size_t scif_staged_chunk(struct scif_endpt *ep)
 {
-	return min_t(size_t, scif_node_max_data(ep->si, ep->peer.node),
-		     SCIF_WIRE_DATA_MAX);
+	size_t max = scif_node_max_data(scif_ep_instance(ep),
+					scif_ep_peer_node(ep));
+
+	return min_t(size_t, max, SCIF_WIRE_DATA_MAX);
 }
 
 /**
@@ -137,7 +139,7 @@ static int scif_staged_refused(struct scif_endpt *ep, int err, bool answered)
 	if (err == -ENOMEM && answered)
 		return 0;
 	pr_warn_ratelimited("scif %s: refused a staged RMA of the peer: %d\n",
-			    ep->si->name, err);
+			    scif_ep_instance_name(ep), err);
 	return err == -ENOMEM ? -ENOMEM : -EPROTO;
 }
 
@@ -145,7 +147,7 @@ static int scif_staged_refused(struct scif_endpt *ep, int err, bool answered)
 static int scif_staged_rx_put(struct scif_endpt *ep, u32 tag, u32 flags,
 			      const void *data, size_t len)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_span sp;
 	u64 off, n;
 	int ret;
@@ -175,9 +177,7 @@ static bool scif_staged_connected(struct scif_endpt *ep)
 {
 	bool up;
 
-	spin_lock(&ep->lock);
-	up = ep->state == SCIF_EP_CONNECTED;
-	spin_unlock(&ep->lock);
+	up = scif_ep_connected(ep);
 	return up;
 }
 
@@ -188,7 +188,7 @@ static void scif_staged_get_end(struct scif_staged_get *g, int ret)
 
 	scif_span_put(&g->sp);
 	/* Room for the peer's next request before it can send one. */
-	atomic_dec(&ep->rma->nr_serving);
+	atomic_dec(&scif_ep_rma(ep)->nr_serving);
 	if (!ret || ret == -ENOMEM)
 		scif_rma_send(ep, SCIF_MSG_RMA_DONE, -ret, g->tag, NULL, 0);
 	scif_ep_put(ep);
@@ -285,7 +285,7 @@ void scif_staged_serve_init(struct scif_rma_ep *rma)
 static int scif_staged_rx_get(struct scif_endpt *ep, u32 tag, u32 flags,
 			      const void *data, size_t len)
 {
-	struct scif_rma_ep *rma = ep->rma;
+	struct scif_rma_ep *rma = scif_ep_rma(ep);
 	struct scif_staged_get *g;
 	bool start;
 	u64 off, n;
@@ -318,7 +318,7 @@ static int scif_staged_rx_get(struct scif_endpt *ep, u32 tag, u32 flags,
 	g->tag = tag;
 	g->ordered = flags & SCIF_WIRE_RMA_ORDERED;
 	g->ep = ep;
-	kref_get(&ep->ref);
+	scif_ep_get(ep);
 	spin_lock(&rma->serve_lock);
 	list_add_tail(&g->link, &rma->serve_q);
 	start = !rma->serve_busy;
@@ -326,7 +326,7 @@ static int scif_staged_rx_get(struct scif_endpt *ep, u32 tag, u32 flags,
 	spin_unlock(&rma->serve_lock);
 	if (start) {
 		/* The item's own reference, dropped when it goes idle. */
-		kref_get(&ep->ref);
+		scif_ep_get(ep);
 		scif_rma_queue_serve(&rma->serve_work);
 	}
 	return 0;
@@ -336,7 +336,8 @@ refuse:
 	scif_rma_send(ep, SCIF_MSG_RMA_DONE, -ret, tag, NULL, 0);
 	if (ret == -EAGAIN) {
 		pr_warn_ratelimited("scif %s: peer exceeds %u staged reads on one endpoint\n",
-				    ep->si->name, SCIF_STAGED_MAX_SERVE);
+				    scif_ep_instance_name(ep),
+				    SCIF_STAGED_MAX_SERVE);
 		return -EBUSY;
 	}
 	return scif_staged_refused(ep, ret, true);
