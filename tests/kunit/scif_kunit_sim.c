@@ -7,13 +7,16 @@
  * to take a node away under live connections.
  *
  * Test-only: it is a module of its own, built with the KUnit suites (which
- * depend on it), never part of scif.ko.
+ * depend on it), never part of scif.ko. It also gives the suites'
+ * instances their loopback transport, as the module's entry gives the
+ * default instance its own.
  */
 #include <linux/errno.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
 #include "core/scif_core.h"
+#include "link/scif_loopback.h"
 #include "link/scif_queue.h"
 #include "scif_kunit_sim.h"
 
@@ -69,6 +72,41 @@ free:
 	kfree(pair);
 	return ERR_PTR(ret);
 }
+
+/**
+ * scif_sim_instance_create() - an instance with its link to itself
+ * @name: unique name of the instance
+ * @self: its node id
+ *
+ * What the module's entry does for the default instance:
+ * scif_instance_create(), then the loopback transport.
+ *
+ * Return: the instance, or NULL.
+ */
+struct scif_instance *scif_sim_instance_create(const char *name, u16 self)
+{
+	struct scif_instance *si = scif_instance_create(name, self);
+
+	if (si && scif_loopback_attach(si)) {
+		scif_instance_destroy(si);
+		si = NULL;
+	}
+	return si;
+}
+EXPORT_SYMBOL_GPL(scif_sim_instance_create);
+
+/**
+ * scif_sim_instance_destroy() - undo scif_sim_instance_create()
+ * @si: the instance, or NULL; pairs joining it are destroyed already
+ */
+void scif_sim_instance_destroy(struct scif_instance *si)
+{
+	if (!si)
+		return;
+	scif_loopback_detach(si);
+	scif_instance_destroy(si);
+}
+EXPORT_SYMBOL_GPL(scif_sim_instance_destroy);
 
 /**
  * scif_sim_pair_create() - join two instances

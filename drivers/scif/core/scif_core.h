@@ -13,6 +13,7 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/device.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/rhashtable-types.h>
@@ -29,7 +30,6 @@
 
 struct dentry;
 struct scif_link;
-struct scif_link_queue;
 struct scif_client;
 struct scif_peer_dev;
 struct scif_wire_msg;
@@ -102,7 +102,13 @@ struct scif_node {
 /**
  * struct scif_instance - one SCIF node
  * @name: name of the instance; names its bus, devices and debugfs directory
- * @self: the id of this node
+ * @self: the id of this node; written under @transports_lock and
+ *	  @nodes_rwsem held for writing (core/scif_transport.c), read with
+ *	  READ_ONCE() (scif_instance_self()) or under either lock
+ * @transports_lock: serialises the registered transports and the node id:
+ *	 protects @transports, each one's &scif_transport.claims, and the
+ *	 writes of @self. Taken before @nodes_rwsem.
+ * @transports: the registered &struct scif_transport, in registration order
  * @ports: the node's port space (internally locked)
  * @eps: every open endpoint, by slot index. The xarray lock protects
  *	 membership and @ep_gen; a lookup takes a reference on the endpoint
@@ -119,7 +125,6 @@ struct scif_node {
  *	 Typed as &device.bus is, which is const only on kernels whose driver
  *	 core never writes to a bus_type.
  * @bus_name: name of @bus
- * @loopback: the loopback transport to @self
  * @debugfs: debugfs directory, or NULL/ERR_PTR if none
  *
  * The module creates one instance, the default node behind the exported API
@@ -130,6 +135,8 @@ struct scif_node {
 struct scif_instance {
 	char *name;
 	u16 self;
+	struct mutex transports_lock;	/* @transports, @self: see above */
+	struct list_head transports;
 	struct scif_port_space ports;
 	struct xarray eps;
 	u32 ep_gen;
@@ -139,7 +146,6 @@ struct scif_instance {
 	struct rw_semaphore nodes_rwsem;
 	struct xarray nodes;
 	char *bus_name;
-	struct scif_link_queue *loopback;
 	struct dentry *debugfs;
 
 	/* See @bus above. */
@@ -147,14 +153,10 @@ struct scif_instance {
 };
 
 /**
- * struct scif_layer - handlers of a layer above the core (or a transport)
+ * struct scif_layer - handlers of a layer above the core
  * @name: for messages
  * @instance_add: an instance was created; undone by @instance_remove
  * @instance_remove: an instance is being destroyed, endpoints still open
- * @self_up: the instance's node id is valid (after creation, and after
- *	     scif_instance_set_self()); the loopback transport brings the
- *	     node online to itself here
- * @self_down: the node id is about to change or the instance to go
  * @ep_init: an endpoint is being created; set up the layer's part of it
  * @ep_close: its owner called scif_close(); runs first, while the peer
  *	      can still be reached and can still find the endpoint
@@ -174,8 +176,6 @@ struct scif_layer {
 	const char *name;
 	int (*instance_add)(struct scif_instance *si);
 	void (*instance_remove)(struct scif_instance *si);
-	int (*self_up)(struct scif_instance *si);
-	void (*self_down)(struct scif_instance *si);
 	int (*ep_init)(struct scif_endpt *ep);
 	void (*ep_close)(struct scif_endpt *ep);
 	void (*ep_release)(struct scif_endpt *ep);
@@ -190,7 +190,6 @@ int scif_layer_register(const struct scif_layer *layer);
 void scif_layer_unregister(const struct scif_layer *layer);
 int scif_layers_instance_add(struct scif_instance *si);
 void scif_layers_instance_remove(struct scif_instance *si);
-int scif_layers_self_changed(struct scif_instance *si, bool up);
 int scif_layers_ep_init(struct scif_endpt *ep);
 void scif_layers_ep_close(struct scif_endpt *ep);
 void scif_layers_ep_release(struct scif_endpt *ep);
