@@ -38,6 +38,12 @@ static const char *scif_transport_name(const struct scif_transport *t)
 	return t ? t->name : "a bare link";
 }
 
+/* The module of @t's code, for messages. */
+static const char *scif_transport_module(const struct scif_transport *t)
+{
+	return t->owner ? module_name(t->owner) : "?";
+}
+
 /* The registered transport called @name, or NULL. */
 static struct scif_transport *scif_transport_lookup(struct scif_instance *si,
 						    const char *name)
@@ -125,12 +131,13 @@ int scif_transport_register(struct scif_instance *si,
 		return -EINVAL;
 	mutex_lock(&si->transports_lock);
 	if (scif_transport_lookup(si, t->name)) {
-		pr_err("scif %s: refusing transport %s: the name is taken\n",
-		       si->name, t->name);
+		pr_err("scif %s: refusing transport %s of %s: the name is taken\n",
+		       si->name, t->name, scif_transport_module(t));
 		ret = -EEXIST;
 	} else if (scif_transport_is_self(t) && scif_transport_self(si)) {
-		pr_err("scif %s: refusing transport %s: %s links the node to itself already\n",
-		       si->name, t->name, scif_transport_self(si)->name);
+		pr_err("scif %s: refusing transport %s of %s: %s links the node to itself already\n",
+		       si->name, t->name, scif_transport_module(t),
+		       scif_transport_self(si)->name);
 		ret = -EBUSY;
 	}
 	if (!ret) {
@@ -254,8 +261,9 @@ int scif_transport_claim_self(struct scif_transport *t, unsigned int want)
 	} else {
 		ret = si->self;
 		if (want != si->self)
-			pr_info("scif %s: %s asks for node id %u; the node keeps id %u, claimed by %s\n",
-				si->name, t->name, want, si->self, first->name);
+			pr_info("scif %s: %s of %s asks for node id %u; the node keeps id %u, claimed by %s\n",
+				si->name, t->name, scif_transport_module(t),
+				want, si->self, first->name);
 	}
 	if (ret >= 0)
 		t->claims = true;
