@@ -14,6 +14,7 @@
 #include <linux/errno.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/sprintf.h>
 
 #include "core/scif_core.h"
 #include "link/scif_loopback.h"
@@ -26,6 +27,11 @@
  * @b: the other
  * @to_b: carries what @a sends to @b
  * @to_a: carries what @b sends to @a
+ * @on_a: the pair as a transport registered with @a (owns @to_b's link),
+ *	  named "sim-" and @b's name
+ * @on_b: the same with @b (owns @to_a's link)
+ * @name_a: @on_a's name
+ * @name_b: @on_b's name
  * @up: both nodes are in each other's tables
  */
 struct scif_sim_pair {
@@ -33,8 +39,22 @@ struct scif_sim_pair {
 	struct scif_instance *b;
 	struct scif_link_queue to_b;
 	struct scif_link_queue to_a;
+	struct scif_transport on_a;
+	struct scif_transport on_b;
+	char name_a[32];
+	char name_b[32];
 	bool up;
 };
+
+/* Register @t with @si as the pair's transport towards @peer. */
+static int scif_sim_register(struct scif_instance *si, struct scif_transport *t,
+			     char *name, size_t size, struct scif_instance *peer)
+{
+	snprintf(name, size, "sim-%s", peer->name);
+	t->name = name;
+	t->owner = THIS_MODULE;
+	return scif_transport_register(si, t);
+}
 
 static struct scif_sim_pair *__scif_sim_pair_create(struct scif_instance *a,
 						    struct scif_instance *b,
@@ -58,16 +78,30 @@ static struct scif_sim_pair *__scif_sim_pair_create(struct scif_instance *a,
 		pair->to_b.link.rma_local = false;
 		pair->to_a.link.rma_local = false;
 	}
-	ret = scif_node_add(a, b->self, &pair->to_b.link);
+	ret = scif_sim_register(a, &pair->on_a, pair->name_a,
+				sizeof(pair->name_a), b);
 	if (ret)
 		goto free;
+	ret = scif_sim_register(b, &pair->on_b, pair->name_b,
+				sizeof(pair->name_b), a);
+	if (ret)
+		goto on_a;
+	pair->to_b.link.transport = &pair->on_a;
+	pair->to_a.link.transport = &pair->on_b;
+	ret = scif_node_add(a, b->self, &pair->to_b.link);
+	if (ret)
+		goto on_b;
 	ret = scif_node_add(b, a->self, &pair->to_a.link);
 	if (ret) {
 		scif_node_remove(a, b->self);
-		goto free;
+		goto on_b;
 	}
 	pair->up = true;
 	return pair;
+on_b:
+	scif_transport_unregister(&pair->on_b);
+on_a:
+	scif_transport_unregister(&pair->on_a);
 free:
 	kfree(pair);
 	return ERR_PTR(ret);
@@ -164,7 +198,8 @@ void scif_sim_pair_down(struct scif_sim_pair *pair)
 EXPORT_SYMBOL_GPL(scif_sim_pair_down);
 
 /**
- * scif_sim_pair_destroy() - cut the link and free the pair
+ * scif_sim_pair_destroy() - cut the link, unregister the pair's
+ *			     transports and free the pair
  * @pair: the pair, or NULL
  */
 void scif_sim_pair_destroy(struct scif_sim_pair *pair)
@@ -172,6 +207,8 @@ void scif_sim_pair_destroy(struct scif_sim_pair *pair)
 	if (IS_ERR_OR_NULL(pair))
 		return;
 	scif_sim_pair_down(pair);
+	scif_transport_unregister(&pair->on_b);
+	scif_transport_unregister(&pair->on_a);
 	kfree(pair);
 }
 EXPORT_SYMBOL_GPL(scif_sim_pair_destroy);
