@@ -4,7 +4,8 @@
  *
  * The core knows the layers above it only by the handlers they register
  * (struct scif_layer); this file registers them, lowest first, before the
- * default instance exists, and creates /dev/scif once it does. Unload runs
+ * default instance exists, gives that instance its loopback transport
+ * (struct scif_transport), and creates /dev/scif once it does. Unload runs
  * the same steps backwards. See Documentation/architecture.rst.
  */
 #include <linux/module.h>
@@ -21,16 +22,13 @@ static void scif_layers_unregister(void)
 {
 	scif_dev_unregister();
 	scif_layer_unregister(&scif_rma_layer);
-	scif_layer_unregister(&scif_loopback_layer);
 }
 
 static int scif_layers_register(void)
 {
 	int ret;
 
-	ret = scif_layer_register(&scif_loopback_layer);
-	if (!ret)
-		ret = scif_layer_register(&scif_rma_layer);
+	ret = scif_layer_register(&scif_rma_layer);
 	if (!ret)
 		ret = scif_dev_register();
 	if (ret)
@@ -52,13 +50,18 @@ static int __init scif_init(void)
 	scif_default = scif_instance_create("scif", 0);
 	if (!scif_default)
 		goto layers;
+	ret = scif_loopback_attach(scif_default);
+	if (ret)
+		goto instance;
 	scif_set_default_instance(scif_default);
 	ret = scif_fdev_init();
 	if (ret)
-		goto instance;
+		goto loopback;
 	return 0;
-instance:
+loopback:
 	scif_set_default_instance(NULL);
+	scif_loopback_detach(scif_default);
+instance:
 	scif_instance_destroy(scif_default);
 layers:
 	scif_layers_unregister();
@@ -71,6 +74,7 @@ static void __exit scif_exit(void)
 {
 	scif_fdev_exit();
 	scif_set_default_instance(NULL);
+	scif_loopback_detach(scif_default);
 	scif_instance_destroy(scif_default);
 	scif_layers_unregister();
 	scif_dma_exit();

@@ -20,7 +20,7 @@
 
 static int ep_init(struct kunit *test)
 {
-	struct scif_instance *si = scif_instance_create("kunit_ep", 0);
+	struct scif_instance *si = scif_sim_instance_create("kunit_ep", 0);
 
 	KUNIT_ASSERT_NOT_NULL(test, si);
 	test->priv = si;
@@ -29,7 +29,7 @@ static int ep_init(struct kunit *test)
 
 static void ep_exit(struct kunit *test)
 {
-	scif_instance_destroy(test->priv);
+	scif_sim_instance_destroy(test->priv);
 }
 
 static scif_epd_t ep_open(struct kunit *test)

@@ -7,14 +7,18 @@
  * to take a node away under live connections.
  *
  * Test-only: it is a module of its own, built with the KUnit suites (which
- * depend on it), never part of scif.ko.
+ * depend on it), never part of scif.ko. It also gives the suites'
+ * instances their loopback transport, as the module's entry gives the
+ * default instance its own.
  */
 #include <linux/errno.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/sprintf.h>
 
 #include "core/scif_core.h"
 #include "core/scif_instance.h"
+#include "link/scif_loopback.h"
 #include "link/scif_queue.h"
 #include "scif_kunit_sim.h"
 
@@ -24,6 +28,11 @@
  * @b: the other
  * @to_b: carries what @a sends to @b
  * @to_a: carries what @b sends to @a
+ * @on_a: the pair as a transport registered with @a (owns @to_b's link),
+ *	  named "sim-" and @b's name
+ * @on_b: the same with @b (owns @to_a's link)
+ * @name_a: @on_a's name
+ * @name_b: @on_b's name
  * @up: both nodes are in each other's tables
  */
 struct scif_sim_pair {
@@ -31,8 +40,22 @@ struct scif_sim_pair {
 	struct scif_instance *b;
 	struct scif_link_queue to_b;
 	struct scif_link_queue to_a;
+	struct scif_transport on_a;
+	struct scif_transport on_b;
+	char name_a[32];
+	char name_b[32];
 	bool up;
 };
+
+/* Register @t with @si as the pair's transport towards @peer. */
+static int scif_sim_register(struct scif_instance *si, struct scif_transport *t,
+			     char *name, size_t size, struct scif_instance *peer)
+{
+	snprintf(name, size, "sim-%s", peer->name);
+	t->name = name;
+	t->owner = THIS_MODULE;
+	return scif_transport_register(si, t);
+}
 
 static struct scif_sim_pair *__scif_sim_pair_create(struct scif_instance *a,
 						    struct scif_instance *b,
@@ -56,20 +79,69 @@ static struct scif_sim_pair *__scif_sim_pair_create(struct scif_instance *a,
 		pair->to_b.link.rma_local = false;
 		pair->to_a.link.rma_local = false;
 	}
-	ret = scif_node_add(a, b->self, &pair->to_b.link);
+	ret = scif_sim_register(a, &pair->on_a, pair->name_a,
+				sizeof(pair->name_a), b);
 	if (ret)
 		goto free;
+	ret = scif_sim_register(b, &pair->on_b, pair->name_b,
+				sizeof(pair->name_b), a);
+	if (ret)
+		goto on_a;
+	pair->to_b.link.transport = &pair->on_a;
+	pair->to_a.link.transport = &pair->on_b;
+	ret = scif_node_add(a, b->self, &pair->to_b.link);
+	if (ret)
+		goto on_b;
 	ret = scif_node_add(b, a->self, &pair->to_a.link);
 	if (ret) {
 		scif_node_remove(a, b->self);
-		goto free;
+		goto on_b;
 	}
 	pair->up = true;
 	return pair;
+on_b:
+	scif_transport_unregister(&pair->on_b);
+on_a:
+	scif_transport_unregister(&pair->on_a);
 free:
 	kfree(pair);
 	return ERR_PTR(ret);
 }
+
+/**
+ * scif_sim_instance_create() - an instance with its link to itself
+ * @name: unique name of the instance
+ * @self: its node id
+ *
+ * What the module's entry does for the default instance:
+ * scif_instance_create(), then the loopback transport.
+ *
+ * Return: the instance, or NULL.
+ */
+struct scif_instance *scif_sim_instance_create(const char *name, u16 self)
+{
+	struct scif_instance *si = scif_instance_create(name, self);
+
+	if (si && scif_loopback_attach(si)) {
+		scif_instance_destroy(si);
+		si = NULL;
+	}
+	return si;
+}
+EXPORT_SYMBOL_GPL(scif_sim_instance_create);
+
+/**
+ * scif_sim_instance_destroy() - undo scif_sim_instance_create()
+ * @si: the instance, or NULL; pairs joining it are destroyed already
+ */
+void scif_sim_instance_destroy(struct scif_instance *si)
+{
+	if (!si)
+		return;
+	scif_loopback_detach(si);
+	scif_instance_destroy(si);
+}
+EXPORT_SYMBOL_GPL(scif_sim_instance_destroy);
 
 /**
  * scif_sim_pair_create() - join two instances
@@ -127,7 +199,8 @@ void scif_sim_pair_down(struct scif_sim_pair *pair)
 EXPORT_SYMBOL_GPL(scif_sim_pair_down);
 
 /**
- * scif_sim_pair_destroy() - cut the link and free the pair
+ * scif_sim_pair_destroy() - cut the link, unregister the pair's
+ *			     transports and free the pair
  * @pair: the pair, or NULL
  */
 void scif_sim_pair_destroy(struct scif_sim_pair *pair)
@@ -135,6 +208,8 @@ void scif_sim_pair_destroy(struct scif_sim_pair *pair)
 	if (IS_ERR_OR_NULL(pair))
 		return;
 	scif_sim_pair_down(pair);
+	scif_transport_unregister(&pair->on_b);
+	scif_transport_unregister(&pair->on_a);
 	kfree(pair);
 }
 EXPORT_SYMBOL_GPL(scif_sim_pair_destroy);

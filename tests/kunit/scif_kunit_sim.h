@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A simulated link joining two instances inside one kernel, for KUnit
- * (scif_kunit_sim.ko).
+ * A simulated link joining two instances inside one kernel, and instances
+ * with their loopback transport, for KUnit (scif_kunit_sim.ko).
  */
 #ifndef SCIF_KUNIT_SIM_H
 #define SCIF_KUNIT_SIM_H
@@ -11,6 +11,8 @@
 struct scif_instance;
 struct scif_sim_pair;
 
+struct scif_instance *scif_sim_instance_create(const char *name, u16 self);
+void scif_sim_instance_destroy(struct scif_instance *si);
 struct scif_sim_pair *scif_sim_pair_create(struct scif_instance *a,
 					   struct scif_instance *b,
 					   size_t max_data);

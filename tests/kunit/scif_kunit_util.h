@@ -245,8 +245,8 @@ static inline void scif_kt_nodes_up(struct kunit *test,
 				    const char *name_a, const char *name_b,
 				    size_t chunk)
 {
-	n->a = scif_instance_create(name_a, 0);
-	n->b = scif_instance_create(name_b, 1);
+	n->a = scif_sim_instance_create(name_a, 0);
+	n->b = scif_sim_instance_create(name_b, 1);
 	KUNIT_ASSERT_NOT_NULL(test, n->a);
 	KUNIT_ASSERT_NOT_NULL(test, n->b);
 	n->pair = scif_sim_pair_create(n->a, n->b, chunk);
@@ -273,8 +273,8 @@ static inline void scif_kt_nodes_down(struct scif_kt_nodes *n)
 		scif_close(n->s);
 	if (!IS_ERR_OR_NULL(n->pair))
 		scif_sim_pair_destroy(n->pair);
-	scif_instance_destroy(n->a);
-	scif_instance_destroy(n->b);
+	scif_sim_instance_destroy(n->a);
+	scif_sim_instance_destroy(n->b);
 }
 
 /* Register @pages pages of kernel memory at @addr on @ep. */

@@ -17,6 +17,7 @@
 #include <linux/wait.h>
 #include "core/scif_core.h"
 #include "core/scif_link.h"
+#include "scif_kunit_sim.h"
 
 #define WAIT_NODE	7
 #define WAIT_CHUNK	1024
@@ -119,7 +120,7 @@ static int wait_link_waiter(void *arg)
 
 static int wait_init(struct kunit *test)
 {
-	struct scif_instance *si = scif_instance_create("kunit-wait", 0);
+	struct scif_instance *si = scif_sim_instance_create("kunit-wait", 0);
 
 	if (IS_ERR(si))
 		return PTR_ERR(si);
@@ -129,7 +130,7 @@ static int wait_init(struct kunit *test)
 
 static void wait_exit(struct kunit *test)
 {
-	scif_instance_destroy(test->priv);
+	scif_sim_instance_destroy(test->priv);
 }
 
 /* A link with the node added and a waiter started on it. */

@@ -50,8 +50,8 @@ static int st_init(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	test->priv = ctx;
-	ctx->n.a = scif_instance_create("kunit_staged_a", 0);
-	ctx->n.b = scif_instance_create("kunit_staged_b", 1);
+	ctx->n.a = scif_sim_instance_create("kunit_staged_a", 0);
+	ctx->n.b = scif_sim_instance_create("kunit_staged_b", 1);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->n.a);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->n.b);
 	ctx->n.pair = scif_sim_pair_create_staged(ctx->n.a, ctx->n.b,

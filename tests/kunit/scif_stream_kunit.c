@@ -32,7 +32,7 @@ static int stream_init(struct kunit *test)
 	struct stream_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
-	ctx->si = scif_instance_create("kunit_stream", 0);
+	ctx->si = scif_sim_instance_create("kunit_stream", 0);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->si);
 	test->priv = ctx;
 	scif_kt_pair(test, ctx->si, ctx->si, 0, &ctx->c, &ctx->s);
@@ -44,7 +44,7 @@ static void stream_exit(struct kunit *test)
 	struct stream_ctx *ctx = test->priv;
 
 	/* Endpoints the test did not close go with the instance. */
-	scif_instance_destroy(ctx->si);
+	scif_sim_instance_destroy(ctx->si);
 }
 
 static void send_recv_small(struct kunit *test)

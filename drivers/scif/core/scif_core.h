@@ -149,14 +149,10 @@ enum scif_shm_part {
 };
 
 /**
- * struct scif_layer - handlers of a layer above the core (or a transport)
+ * struct scif_layer - handlers of a layer above the core
  * @name: for messages
  * @instance_add: an instance was created; undone by @instance_remove
  * @instance_remove: an instance is being destroyed, endpoints still open
- * @self_up: the instance's node id is valid (after creation, and after
- *	     scif_instance_set_self()); the loopback transport brings the
- *	     node online to itself here
- * @self_down: the node id is about to change or the instance to go
  * @ep_init: an endpoint is being created; set up the layer's part of it
  * @ep_close: its owner called scif_close(); runs first, while the peer
  *	      can still be reached and can still find the endpoint
@@ -176,8 +172,6 @@ struct scif_layer {
 	const char *name;
 	int (*instance_add)(struct scif_instance *si);
 	void (*instance_remove)(struct scif_instance *si);
-	int (*self_up)(struct scif_instance *si);
-	void (*self_down)(struct scif_instance *si);
 	int (*ep_init)(struct scif_endpt *ep);
 	void (*ep_close)(struct scif_endpt *ep);
 	void (*ep_release)(struct scif_endpt *ep);
@@ -192,7 +186,6 @@ int scif_layer_register(const struct scif_layer *layer);
 void scif_layer_unregister(const struct scif_layer *layer);
 int scif_layers_instance_add(struct scif_instance *si);
 void scif_layers_instance_remove(struct scif_instance *si);
-int scif_layers_self_changed(struct scif_instance *si, bool up);
 int scif_layers_ep_init(struct scif_endpt *ep);
 void scif_layers_ep_close(struct scif_endpt *ep);
 void scif_layers_ep_release(struct scif_endpt *ep);
@@ -250,9 +243,6 @@ const char *scif_instance_name(struct scif_instance *si);
 const char *scif_instance_bus_name(struct scif_instance *si);
 struct dentry *scif_instance_debugfs(struct scif_instance *si);
 void scif_instance_set_debugfs(struct scif_instance *si, struct dentry *d);
-struct scif_link_queue *scif_instance_loopback(struct scif_instance *si);
-void scif_instance_set_loopback(struct scif_instance *si,
-				struct scif_link_queue *lq);
 int scif_node_peer_mem_lock(struct scif_instance *si, u16 node,
 			    struct scif_peer_mem *pm);
 void scif_node_peer_mem_unlock(struct scif_instance *si);

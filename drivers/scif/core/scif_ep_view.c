@@ -257,31 +257,6 @@ void scif_instance_set_debugfs(struct scif_instance *si, struct dentry *d)
 }
 
 /**
- * scif_instance_loopback() - an instance's loopback link
- * @si: the instance
- *
- * Return: what scif_instance_set_loopback() set, or NULL.
- */
-struct scif_link_queue *scif_instance_loopback(struct scif_instance *si)
-{
-	return si->loopback;
-}
-
-/**
- * scif_instance_set_loopback() - remember an instance's loopback link
- * @si: the instance
- * @lq: the link, or NULL
- *
- * Called by the loopback transport's &scif_layer.self_up and .self_down
- * handlers only, which the core serialises.
- */
-void scif_instance_set_loopback(struct scif_instance *si,
-				struct scif_link_queue *lq)
-{
-	si->loopback = lq;
-}
-
-/**
  * scif_node_peer_mem_lock() - how the link to a node reaches its memory
  * @si: the instance
  * @node: the node id

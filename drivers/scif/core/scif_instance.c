@@ -17,9 +17,10 @@
  *	  "scif-<name>" otherwise), its devices and the debugfs directory
  * @self: the node id, 0..%SCIF_MAX_NODE_ID
  *
- * The registered layers are told (&scif_layer.instance_add, then
- * &scif_layer.self_up): the loopback transport brings the node online to
- * itself, /dev/scif's layer adds the debugfs directory.
+ * The registered layers are told (&scif_layer.instance_add): /dev/scif's
+ * layer adds the debugfs directory. The instance has no transport yet, not
+ * even to itself: its creator registers them (the module's entry and the
+ * KUnit suites attach the loopback transport, link/scif_loopback.c).
  *
  * Return: the new instance, or NULL.
  */
@@ -36,6 +37,8 @@ struct scif_instance *scif_instance_create(const char *name, u16 self)
 	if (!si->name)
 		goto free;
 	si->self = self;
+	mutex_init(&si->transports_lock);
+	INIT_LIST_HEAD(&si->transports);
 	if (rhashtable_init(&si->conreqs, &scif_conreq_params))
 		goto name;
 	scif_port_space_init(&si->ports);
@@ -48,18 +51,14 @@ struct scif_instance *scif_instance_create(const char *name, u16 self)
 		goto ports;
 	if (scif_layers_instance_add(si))
 		goto bus;
-	if (scif_layers_self_changed(si, true))
-		goto layers;
 	return si;
-layers:
-	scif_layers_self_changed(si, false);
-	scif_layers_instance_remove(si);
 bus:
 	scif_bus_exit(si);
 ports:
 	rhashtable_destroy(&si->conreqs);
 	scif_port_space_destroy(&si->ports);
 name:
+	mutex_destroy(&si->transports_lock);
 	kfree(si->name);
 free:
 	kfree(si);
@@ -69,7 +68,8 @@ EXPORT_SYMBOL_IF_KUNIT(scif_instance_create);
 
 /**
  * scif_instance_destroy() - close everything of an instance and free it
- * @si: the instance, or NULL; links other than loopback are gone already
+ * @si: the instance, or NULL; every transport (loopback included) has
+ *	unregistered already, so no node is online
  *
  * Endpoints still open (parked ones included) are closed.
  */
@@ -80,7 +80,7 @@ void scif_instance_destroy(struct scif_instance *si)
 
 	if (!si)
 		return;
-	scif_layers_self_changed(si, false);
+	WARN_ON(!list_empty(&si->transports));
 	scif_layers_instance_remove(si);
 	WARN_ON(!xa_empty(&si->nodes));
 	while ((ep = scif_ep_next(si, &idx))) {
@@ -96,6 +96,7 @@ void scif_instance_destroy(struct scif_instance *si)
 	rhashtable_destroy(&si->conreqs);
 	xa_destroy(&si->nodes);
 	scif_port_space_destroy(&si->ports);
+	mutex_destroy(&si->transports_lock);
 	kfree(si->name);
 	kfree(si);
 }
@@ -141,45 +142,3 @@ u16 scif_instance_self(struct scif_instance *si)
 	return READ_ONCE(si->self);
 }
 EXPORT_SYMBOL_NS_GPL(scif_instance_self, SCIF_TRANSPORT);
-
-/* Whether any node other than the instance itself is online. */
-static bool scif_instance_has_peers(struct scif_instance *si)
-{
-	struct scif_node *n;
-	unsigned long id;
-	bool ret = false;
-
-	down_read(&si->nodes_rwsem);
-	xa_for_each(&si->nodes, id, n)
-		ret |= id != si->self;
-	up_read(&si->nodes_rwsem);
-	return ret;
-}
-
-/**
- * scif_instance_set_self() - give an instance's node another id
- * @si: the instance
- * @self: the new id, 0..%SCIF_MAX_NODE_ID
- *
- * Transports call this while the instance has no remote node yet, when the
- * node id is only known from the hardware (the NTB transport derives it
- * from its port number). Connections of the node to itself are reset.
- * Callers serialise calls for one instance.
- *
- * Return: 0, or -EINVAL (bad id), -EBUSY (a remote node is online), or
- * the error of a layer bringing the new id up (-ENOMEM: the node has no
- * loopback link any more).
- */
-int scif_instance_set_self(struct scif_instance *si, u16 self)
-{
-	if (self > SCIF_MAX_NODE_ID)
-		return -EINVAL;
-	if (self == si->self)
-		return 0;
-	if (scif_instance_has_peers(si))
-		return -EBUSY;
-	scif_layers_self_changed(si, false);
-	WRITE_ONCE(si->self, self);
-	return scif_layers_self_changed(si, true);
-}
-EXPORT_SYMBOL_NS_GPL(scif_instance_set_self, SCIF_TRANSPORT);

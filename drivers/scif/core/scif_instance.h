@@ -10,6 +10,7 @@
 #include <linux/completion.h>
 #include <linux/device.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/rhashtable-types.h>
@@ -72,7 +73,13 @@ struct scif_node {
 /**
  * struct scif_instance - one SCIF node
  * @name: name of the instance; names its bus, devices and debugfs directory
- * @self: the id of this node
+ * @self: the id of this node; written under @transports_lock and
+ *	  @nodes_rwsem held for writing (core/scif_transport.c), read with
+ *	  READ_ONCE() (scif_instance_self()) or under either lock
+ * @transports_lock: serialises the registered transports and the node id:
+ *	 protects @transports, each one's &scif_transport.claims, and the
+ *	 writes of @self. Taken before @nodes_rwsem.
+ * @transports: the registered &struct scif_transport, in registration order
  * @ports: the node's port space (internally locked)
  * @eps: every open endpoint, by slot index. The xarray lock protects
  *	 membership and @ep_gen; a lookup takes a reference on the endpoint
@@ -89,7 +96,6 @@ struct scif_node {
  *	 Typed as &device.bus is, which is const only on kernels whose driver
  *	 core never writes to a bus_type.
  * @bus_name: name of @bus
- * @loopback: the loopback transport to @self
  * @debugfs: debugfs directory, or NULL/ERR_PTR if none
  *
  * The module creates one instance, the default node behind the exported API
@@ -100,6 +106,8 @@ struct scif_node {
 struct scif_instance {
 	char *name;
 	u16 self;
+	struct mutex transports_lock;	/* @transports, @self: see above */
+	struct list_head transports;
 	struct scif_port_space ports;
 	struct xarray eps;
 	u32 ep_gen;
@@ -109,7 +117,6 @@ struct scif_instance {
 	struct rw_semaphore nodes_rwsem;
 	struct xarray nodes;
 	char *bus_name;
-	struct scif_link_queue *loopback;
 	struct dentry *debugfs;
 
 	/* See @bus above. */

@@ -3,10 +3,11 @@
  * The layers above the core, as the core sees them: tables of handlers.
  *
  * The core never names a function of RMA, /dev/scif or a transport. What
- * it must tell them (an instance came or went, an endpoint was opened,
- * closed or freed, a node was lost, a message of theirs arrived) it tells
- * every registered &struct scif_layer, the way af_vsock calls its
- * transports through their ops.
+ * it must tell the layers above it (an instance came or went, an endpoint
+ * was opened, closed or freed, a node was lost, a message of theirs
+ * arrived) it tells every registered &struct scif_layer, the way af_vsock
+ * calls its transports through their ops. Transports register with an
+ * instance instead (core/scif_transport.c).
  *
  * Layers register at module load before the first instance exists and
  * unregister at unload after the last one is gone, so the table is stable
@@ -18,7 +19,7 @@
 
 #include "scif_core.h"
 
-/* Layers in registration order: lower layers (transports, RMA) first. */
+/* Layers in registration order: lower layers (RMA) first. */
 static const struct scif_layer *scif_layers[4];
 static unsigned int scif_nr_layers;
 static DEFINE_MUTEX(scif_layers_lock);	/* registration only */
@@ -109,34 +110,6 @@ void scif_layers_instance_remove(struct scif_instance *si)
 	while (i-- > 0)
 		if (scif_layers[i]->instance_remove)
 			scif_layers[i]->instance_remove(si);
-}
-
-/**
- * scif_layers_self_changed() - the instance's node id changes
- * @si: the instance
- * @up: false before the change (the old id goes), true after it
- *
- * Return: 0, or the first error of a layer bringing the new id up.
- */
-int scif_layers_self_changed(struct scif_instance *si, bool up)
-{
-	unsigned int i;
-	int ret;
-
-	if (!up) {
-		for (i = scif_nr_layers; i-- > 0;)
-			if (scif_layers[i]->self_down)
-				scif_layers[i]->self_down(si);
-		return 0;
-	}
-	for (i = 0; i < scif_nr_layers; i++) {
-		if (!scif_layers[i]->self_up)
-			continue;
-		ret = scif_layers[i]->self_up(si);
-		if (ret)
-			return ret;
-	}
-	return 0;
 }
 
 /**

@@ -2,10 +2,15 @@
 /*
  * SCIF links: the transports that carry wire messages between nodes.
  *
- * The core knows a node only through its link. A transport (loopback, the
- * KUnit simulated pair, NTB) fills in a &struct scif_link and calls
+ * The core knows a node only through its link. A transport (loopback, NTB,
+ * the KUnit simulated pair) registers a &struct scif_transport with the
+ * instance it serves (scif_transport_register()) and claims the instance's
+ * node id there (scif_transport_claim_self()); then, per peer, it fills in
+ * a &struct scif_link naming itself in &scif_link.transport and calls
  * scif_node_add() when the peer becomes reachable, scif_node_rx() for every
- * message that arrives and scif_node_remove() when the peer is lost.
+ * message that arrives and scif_node_remove() when the peer is lost. The
+ * core refuses a node id that is online already, or that is the
+ * instance's own, with a line naming both transports.
  *
  * Transports built as modules of their own (scif_ntb.ko) reach these calls
  * through the SCIF_TRANSPORT symbol namespace of scif.ko.
@@ -13,14 +18,62 @@
 #ifndef SCIF_LINK_H
 #define SCIF_LINK_H
 
+#include <linux/list.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
 struct device;
+struct module;
 struct rw_semaphore;
 struct scif_instance;
 struct scif_link;
+struct scif_transport;
 struct scif_wire_msg;
+
+/**
+ * struct scif_transport_ops - what the core asks of a transport as a whole
+ * @self_up: optional, and only for the one transport of an instance that
+ *	     links the node to itself (loopback): the instance's node id is
+ *	     valid, at registration and after every change of the id; add
+ *	     the node's own id with scif_node_add(). Returns 0 or an error.
+ * @self_down: with @self_up: the id is about to change, or the transport
+ *	       to unregister; remove the node's own id.
+ *
+ * Both are called with &scif_instance.transports_lock held, so they must
+ * not call scif_transport_register(), scif_transport_unregister() or
+ * scif_transport_claim_self().
+ */
+struct scif_transport_ops {
+	int (*self_up)(struct scif_transport *t);
+	void (*self_down)(struct scif_transport *t);
+};
+
+/**
+ * struct scif_transport - a transport, as registered with one instance
+ * @name: unique within the instance (the NTB transport uses its device's
+ *	  name); names the transport in the core's messages
+ * @owner: the module of the transport's code, named in messages; the core
+ *	   does not pin it: a transport unregisters before its module goes
+ * @ops: may be NULL for a transport with no operation of its own
+ * @si: set by scif_transport_register(): the instance served
+ * @entry: in &scif_instance.transports (core-owned)
+ * @claims: the transport holds a claim on the node id, from
+ *	    scif_transport_claim_self() to scif_transport_unregister()
+ *	    (core-owned)
+ *
+ * Filled in by the transport (@name, @owner, @ops) and registered with
+ * scif_transport_register(); it must stay valid until
+ * scif_transport_unregister() returned. The core-owned members are
+ * written under &scif_instance.transports_lock.
+ */
+struct scif_transport {
+	const char *name;
+	struct module *owner;
+	const struct scif_transport_ops *ops;
+	struct scif_instance *si;
+	struct list_head entry;
+	bool claims;
+};
 
 /**
  * struct scif_link_ops - what a transport does for the core
@@ -61,6 +114,9 @@ struct scif_link_ops {
 /**
  * struct scif_link - one transport's connection to one peer node
  * @ops: the transport's operations
+ * @transport: the registered transport the link belongs to; NULL only for
+ *	       the bare links of KUnit cases, which never reach the node's
+ *	       own id
  * @max_data: largest data payload of one message (at most
  *	      %SCIF_WIRE_DATA_MAX); bulk data is cut into chunks of this size
  * @ep_ring: receive ring of every endpoint connected over this link, in
@@ -94,6 +150,7 @@ struct scif_link_ops {
  */
 struct scif_link {
 	const struct scif_link_ops *ops;
+	struct scif_transport *transport;
 	size_t max_data;
 	u32 ep_ring;
 	void *priv;
@@ -133,8 +190,17 @@ struct scif_peer_mem {
 };
 
 struct scif_instance *scif_default_instance(void);
-int scif_instance_set_self(struct scif_instance *si, u16 self);
 u16 scif_instance_self(struct scif_instance *si);
+
+/* core/scif_transport.c */
+int scif_transport_register(struct scif_instance *si,
+			    struct scif_transport *t);
+void scif_transport_unregister(struct scif_transport *t);
+struct scif_transport *scif_transport_find(struct scif_instance *si,
+					   const char *name);
+int scif_transport_claim_self(struct scif_transport *t, unsigned int want);
+
+/* core/scif_node.c */
 int scif_node_add(struct scif_instance *si, u16 node, struct scif_link *link);
 void scif_node_remove(struct scif_instance *si, u16 node);
 void scif_node_rx(struct scif_instance *si, u16 node, const void *buf,

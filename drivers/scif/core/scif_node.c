@@ -29,6 +29,7 @@
 #include "scif_link.h"
 #include "scif_shm.h"
 #include "scif_trace.h"
+#include "scif_transport.h"
 #include "scif_wire.h"
 
 /* The node with id @node, or NULL; nodes_rwsem or the RCU read lock is held. */
@@ -56,6 +57,7 @@ bool scif_node_online(struct scif_instance *si, u16 node)
 	rcu_read_unlock();
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_node_online);
 
 /**
  * scif_node_max_data() - largest data chunk the link to a node carries
@@ -422,9 +424,11 @@ EXPORT_SYMBOL_IF_KUNIT(scif_node_stats);
  * @link: the link to it; must stay valid until scif_node_remove()
  *
  * Registers the node's device on the instance's bus, so SCIF clients are
- * probed for it.
+ * probed for it. The id must be free: not online through another link, and
+ * not the instance's own unless @link is of the transport that links the
+ * node to itself (scif_transport_node_check() says which it is).
  *
- * Return: 0, or -EINVAL (bad id or link), -EEXIST (node already online),
+ * Return: 0, or -EINVAL (bad id or link), -EEXIST (the id is taken),
  * -ENOMEM.
  */
 int scif_node_add(struct scif_instance *si, u16 node, struct scif_link *link)
@@ -451,7 +455,9 @@ int scif_node_add(struct scif_instance *si, u16 node, struct scif_link *link)
 	spin_lock_init(&n->shm_q_lock);
 	INIT_LIST_HEAD(&n->shm_q);
 	down_write(&si->nodes_rwsem);
-	ret = xa_insert(&si->nodes, node, n, GFP_KERNEL);
+	ret = scif_transport_node_check(si, node, link);
+	if (!ret)
+		ret = xa_insert(&si->nodes, node, n, GFP_KERNEL);
 	up_write(&si->nodes_rwsem);
 	if (ret) {
 		kfree(n);

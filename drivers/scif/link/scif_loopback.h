@@ -5,8 +5,9 @@
 #ifndef SCIF_LOOPBACK_H
 #define SCIF_LOOPBACK_H
 
-struct scif_layer;
+struct scif_instance;
 
-extern const struct scif_layer scif_loopback_layer;
+int scif_loopback_attach(struct scif_instance *si);
+void scif_loopback_detach(struct scif_instance *si);
 
 #endif /* SCIF_LOOPBACK_H */

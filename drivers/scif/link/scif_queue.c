@@ -68,30 +68,6 @@ static int scif_link_queue_add(struct scif_link_queue *lq,
 	return 0;
 }
 
-/**
- * scif_link_queue_push() - queue raw bytes for delivery
- * @lq: the queue
- * @buf: what the receiver will see
- * @size: number of bytes, any value up to a message plus the largest chunk
- *
- * Return: 0, or -ENODEV if the queue is stopped, -EMSGSIZE, -ENOMEM.
- */
-int scif_link_queue_push(struct scif_link_queue *lq, const void *buf,
-			 size_t size)
-{
-	struct scif_pkt *pkt;
-
-	if (size > SCIF_WIRE_MSG_SIZE + SCIF_WIRE_DATA_MAX)
-		return -EMSGSIZE;
-	pkt = kmalloc(struct_size(pkt, buf, size), GFP_KERNEL);
-	if (!pkt)
-		return -ENOMEM;
-	pkt->size = size;
-	memcpy(pkt->buf, buf, size);
-	return scif_link_queue_add(lq, pkt);
-}
-EXPORT_SYMBOL_IF_KUNIT(scif_link_queue_push);
-
 /* Whether the caller runs inside the delivery of some link queue. */
 static bool scif_link_queue_delivering(void)
 {
@@ -185,6 +161,62 @@ void scif_link_queue_init(struct scif_link_queue *lq,
 EXPORT_SYMBOL_IF_KUNIT(scif_link_queue_init);
 
 /**
+ * scif_link_queue_stop() - stop a queue and drop what it still holds
+ * @lq: the queue
+ *
+ * Later sends fail with -ENODEV. On return no delivery is running.
+ */
+void scif_link_queue_stop(struct scif_link_queue *lq)
+{
+	struct scif_pkt *pkt, *tmp;
+	LIST_HEAD(pkts);
+
+	spin_lock(&lq->lock);
+	lq->dead = true;
+	list_splice_init(&lq->pkts, &pkts);
+	spin_unlock(&lq->lock);
+	wake_up_all(&lq->room);
+	cancel_work_sync(&lq->work);
+	/* A delivery that was running may have queued more; drop that too. */
+	spin_lock(&lq->lock);
+	list_splice_init(&lq->pkts, &pkts);
+	spin_unlock(&lq->lock);
+	list_for_each_entry_safe(pkt, tmp, &pkts, list)
+		kfree(pkt);
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_link_queue_stop);
+
+/*
+ * What only the simulated link of the KUnit suites (scif_kunit_sim.ko)
+ * uses: raw bytes as if the peer sent them, and waiting for delivery. A
+ * scif.ko built for a kernel without KUnit has none of it.
+ */
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * scif_link_queue_push() - queue raw bytes for delivery
+ * @lq: the queue
+ * @buf: what the receiver will see
+ * @size: number of bytes, any value up to a message plus the largest chunk
+ *
+ * Return: 0, or -ENODEV if the queue is stopped, -EMSGSIZE, -ENOMEM.
+ */
+int scif_link_queue_push(struct scif_link_queue *lq, const void *buf,
+			 size_t size)
+{
+	struct scif_pkt *pkt;
+
+	if (size > SCIF_WIRE_MSG_SIZE + SCIF_WIRE_DATA_MAX)
+		return -EMSGSIZE;
+	pkt = kmalloc(struct_size(pkt, buf, size), GFP_KERNEL);
+	if (!pkt)
+		return -ENOMEM;
+	pkt->size = size;
+	memcpy(pkt->buf, buf, size);
+	return scif_link_queue_add(lq, pkt);
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_link_queue_push);
+
+/**
  * scif_link_queue_flush() - wait until everything queued so far is delivered
  * @lq: the queue
  */
@@ -210,29 +242,4 @@ bool scif_link_queue_idle(struct scif_link_queue *lq)
 	return empty && !work_busy(&lq->work);
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_link_queue_idle);
-
-/**
- * scif_link_queue_stop() - stop a queue and drop what it still holds
- * @lq: the queue
- *
- * Later sends fail with -ENODEV. On return no delivery is running.
- */
-void scif_link_queue_stop(struct scif_link_queue *lq)
-{
-	struct scif_pkt *pkt, *tmp;
-	LIST_HEAD(pkts);
-
-	spin_lock(&lq->lock);
-	lq->dead = true;
-	list_splice_init(&lq->pkts, &pkts);
-	spin_unlock(&lq->lock);
-	wake_up_all(&lq->room);
-	cancel_work_sync(&lq->work);
-	/* A delivery that was running may have queued more; drop that too. */
-	spin_lock(&lq->lock);
-	list_splice_init(&lq->pkts, &pkts);
-	spin_unlock(&lq->lock);
-	list_for_each_entry_safe(pkt, tmp, &pkts, list)
-		kfree(pkt);
-}
-EXPORT_SYMBOL_IF_KUNIT(scif_link_queue_stop);
+#endif /* CONFIG_KUNIT */

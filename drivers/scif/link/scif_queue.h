@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * An in-memory, asynchronous message queue that behaves like one direction
- * of a real link. The loopback and simulated transports are built on it.
+ * of a real link. The loopback transport is built on it, and so is the
+ * simulated link of the KUnit suites (tests/kunit/scif_kunit_sim.c).
  */
 #ifndef SCIF_QUEUE_H
 #define SCIF_QUEUE_H
@@ -58,9 +59,12 @@ void scif_link_queue_init(struct scif_link_queue *lq,
 			  struct scif_instance *dst, u16 from,
 			  size_t max_data);
 void scif_link_queue_stop(struct scif_link_queue *lq);
+#if IS_ENABLED(CONFIG_KUNIT)
+/* For the KUnit suites' simulated link only. */
 int scif_link_queue_push(struct scif_link_queue *lq, const void *buf,
 			 size_t size);
 void scif_link_queue_flush(struct scif_link_queue *lq);
 bool scif_link_queue_idle(struct scif_link_queue *lq);
+#endif
 
 #endif /* SCIF_QUEUE_H */

@@ -265,6 +265,8 @@ struct scif_ntb_peer {
  * struct scif_ntb_dev - SCIF's use of one ntb_dev
  * @ntb: the device
  * @si: the SCIF instance its peers join
+ * @transport: the device as a transport registered with @si (named after
+ *	       the device); every peer's &scif_link.transport
  * @port: our port number
  * @db_self: doorbell bit peers ring to reach us, or 0 (polling)
  * @region_size: bytes of each peer region (header and ring)
@@ -284,6 +286,7 @@ struct scif_ntb_peer {
 struct scif_ntb_dev {
 	struct ntb_dev *ntb;
 	struct scif_instance *si;
+	struct scif_transport transport;
 	int port;
 	u64 db_self;
 	size_t region_size;

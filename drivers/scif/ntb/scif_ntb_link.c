@@ -451,6 +451,7 @@ void scif_ntb_peer_init(struct scif_ntb_peer *p, struct scif_ntb_dev *nd,
 	p->pidx = pidx;
 	p->port = ntb_peer_port_number(nd->ntb, pidx);
 	p->link.ops = &scif_ntb_link_ops;
+	p->link.transport = &nd->transport;
 	p->link.priv = p;
 	p->link.dma_dev = ntb_get_dma_dev(nd->ntb);
 	mutex_init(&p->lock);

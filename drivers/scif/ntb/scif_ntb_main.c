@@ -53,40 +53,36 @@ unsigned int scif_ntb_busy_poll_us;
 module_param_named(busy_poll_us, scif_ntb_busy_poll_us, uint, 0644);
 MODULE_PARM_DESC(busy_poll_us, "A task about to wait for a peer polls that peer's ring this long first, in microseconds, trading a CPU for latency (default 0: it sleeps until the doorbell)");
 
-/* The node id is the instance's: the first device to probe sets it. */
-static DEFINE_MUTEX(scif_ntb_node_lock);
-static unsigned int scif_ntb_ndevs;	/* under scif_ntb_node_lock */
-
-static int scif_ntb_claim_node(struct scif_ntb_dev *nd)
+/*
+ * Each device is a transport of the instance, and claims its node id there:
+ * the first device to probe sets it (scif_transport_claim_self()).
+ */
+static int scif_ntb_register(struct scif_ntb_dev *nd)
 {
 	int want = node_id >= 0 ? node_id : nd->port;
-	int ret = 0;
+	int ret;
 
 	if (want > SCIF_MAX_NODE_ID) {
 		dev_err(&nd->ntb->dev, "refusing: node id %d out of range 0..%d\n",
 			want, SCIF_MAX_NODE_ID);
 		return -EINVAL;
 	}
-	mutex_lock(&scif_ntb_node_lock);
-	if (!scif_ntb_ndevs)
-		ret = scif_instance_set_self(nd->si, want);
-	else if (want != scif_instance_self(nd->si))
-		dev_info(&nd->ntb->dev, "port %d: node keeps id %u\n",
-			 nd->port, scif_instance_self(nd->si));
-	if (ret)
+	nd->transport.name = dev_name(&nd->ntb->dev);
+	nd->transport.owner = THIS_MODULE;
+	ret = scif_transport_register(nd->si, &nd->transport);
+	if (ret) {
+		dev_err(&nd->ntb->dev, "refusing: cannot register as a SCIF transport (%d)\n",
+			ret);
+		return ret;
+	}
+	ret = scif_transport_claim_self(&nd->transport, want);
+	if (ret < 0) {
 		dev_err(&nd->ntb->dev, "refusing: cannot take node id %d (%d)\n",
 			want, ret);
-	else
-		scif_ntb_ndevs++;
-	mutex_unlock(&scif_ntb_node_lock);
-	return ret;
-}
-
-static void scif_ntb_release_node(void)
-{
-	mutex_lock(&scif_ntb_node_lock);
-	scif_ntb_ndevs--;
-	mutex_unlock(&scif_ntb_node_lock);
+		scif_transport_unregister(&nd->transport);
+		return ret;
+	}
+	return 0;
 }
 
 static void scif_ntb_link_event(void *ctx)
@@ -238,7 +234,7 @@ static int scif_ntb_probe(struct ntb_client *client, struct ntb_dev *ntb)
 			return ret;
 		}
 	}
-	ret = scif_ntb_claim_node(nd);
+	ret = scif_ntb_register(nd);
 	if (ret) {
 		scif_ntb_free(nd, npeers);
 		return ret;
@@ -246,7 +242,7 @@ static int scif_ntb_probe(struct ntb_client *client, struct ntb_dev *ntb)
 	scif_ntb_db_setup(nd);
 	ret = ntb_set_ctx(ntb, nd, &scif_ntb_ctx_ops);
 	if (ret) {
-		scif_ntb_release_node();
+		scif_transport_unregister(&nd->transport);
 		scif_ntb_free(nd, npeers);
 		return ret;
 	}
@@ -277,7 +273,7 @@ static void scif_ntb_remove(struct ntb_client *client, struct ntb_dev *ntb)
 	}
 	if (nd->db_self)
 		ntb_db_set_mask(ntb, nd->db_self);
-	scif_ntb_release_node();
+	scif_transport_unregister(&nd->transport);
 	scif_ntb_free(nd, nd->npeers);
 }
 
