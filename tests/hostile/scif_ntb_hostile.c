@@ -43,13 +43,47 @@ static ushort target_port = 3001;
 module_param(target_port, ushort, 0444);
 MODULE_PARM_DESC(target_port, "SCIF port of a listener on the victim");
 
+/*
+ * Off by default: a flat window reaches all of the victim's memory, so a
+ * lie is written only where the victim's stream memory is certainly still
+ * its stream memory (see hs_shm_lie()); the rule holds against the
+ * victim's own code, not against every timing of a link reset it decides
+ * alone.
+ */
+static bool stream_lies;
+module_param(stream_lies, bool, 0444);
+MODULE_PARM_DESC(stream_lies, "also lie in the memory of mapped streams the victim offers");
+
 /* Our ring: the smallest the victim accepts. */
 #define HS_RING		SZ_64K
 #define HS_REGION	(SCIF_NTB_HDR_SIZE + HS_RING)
 /* Endpoint ids and ports learnt from the victim's own messages. */
 #define HS_IDS		16
+/* Our receive ring of a mapped stream, offered with half the CONNREQs. */
+#define HS_SHM_RING	SZ_64K
+#define HS_SHM_BYTES	(HS_SHM_RING + PAGE_SIZE)
 /* How long to wait for the victim at any one step. */
 #define HS_WAIT_MS	20000
+
+/**
+ * struct hs_offer - stream memory the victim offered us in an ACCEPT
+ * @ring: bus address of its receive ring, which we may write
+ * @ctl: bus address of its control block (&struct scif_wire_shm_ctl)
+ * @size: size of the ring
+ * @vep: the victim's endpoint
+ * @ep: ours, as the victim knows it
+ * @vport: the victim's port
+ * @port: ours
+ */
+struct hs_offer {
+	u64 ring;
+	u64 ctl;
+	u32 size;
+	u64 vep;
+	u64 ep;
+	u16 vport;
+	u16 port;
+};
 
 /**
  * struct hs_dev - the hostile peer
@@ -77,6 +111,14 @@ MODULE_PARM_DESC(target_port, "SCIF port of a listener on the victim");
  * @ids: endpoint ids the victim used in messages to us
  * @ports: the ports that went with them
  * @nids: entries at @ids
+ * @shm: our memory offered for mapped streams: a receive ring of
+ *	 %HS_SHM_RING bytes, then a control block
+ * @shm_dma: its bus address
+ * @offers: mapped-stream memory the victim offered in its ACCEPTs
+ * @noffers: entries at @offers; emptied at each new session
+ * @offers_seen: offers learned in all sessions
+ * @calm: in this session, nothing of ours gave the victim a reason to reset
+ *	  the link (no impossible index)
  * @thread: the attacker
  * @sent: messages written so far
  * @sessions: handshakes completed
@@ -84,6 +126,8 @@ MODULE_PARM_DESC(target_port, "SCIF port of a listener on the victim");
  * @spad_junk: random scratchpad values written
  * @storms: doorbell storms
  * @flaps: link flaps
+ * @shm_lies: writes of lying indices or garbage into the victim's stream
+ *	      memory
  * @buf: the message being written
  * @done: the attack ended (success or not)
  */
@@ -109,6 +153,12 @@ struct hs_dev {
 	u64 ids[HS_IDS];
 	u16 ports[HS_IDS];
 	int nids;
+	void *shm;
+	dma_addr_t shm_dma;
+	struct hs_offer offers[HS_IDS];
+	int noffers;
+	unsigned int offers_seen;
+	bool calm;
 	struct task_struct *thread;
 	u64 sent;
 	unsigned int sessions;
@@ -116,6 +166,7 @@ struct hs_dev {
 	unsigned int spad_junk;
 	unsigned int storms;
 	unsigned int flaps;
+	unsigned int shm_lies;
 	u8 buf[SCIF_WIRE_MSG_SIZE + SCIF_WIRE_DATA_MAX];
 	bool done;
 };
@@ -227,6 +278,12 @@ static int hs_window(struct hs_dev *hs)
 		if (hs->xlat && align && !IS_ALIGNED(hs->region_dma, align))
 			return -EFAULT;
 	}
+	if (!hs->shm) {
+		hs->shm = dma_alloc_coherent(dev, HS_SHM_BYTES, &hs->shm_dma,
+					     GFP_KERNEL);
+		if (!hs->shm)
+			return -ENOMEM;
+	}
 	if (hs->xlat)
 		return ntb_mw_set_trans(hs->ntb, 0, 0, hs->region_dma,
 					hs->region_bytes);
@@ -294,10 +351,29 @@ static int hs_session(struct hs_dev *hs)
 				     SCIF_NTB_CELL);
 		/* The victim resets our ring at a new nonce: let it. */
 		msleep(50);
+		hs->noffers = 0;
+		hs->calm = true;
 		hs->sessions++;
 		return 0;
 	}
 	return -EINTR;
+}
+
+/* Keep the stream memory an ACCEPT of the victim offered us. */
+static void hs_learn_offer(struct hs_dev *hs, const struct scif_wire_msg *m,
+			   const struct scif_wire_shm *w)
+{
+	struct hs_offer *o = &hs->offers[hs->noffers % HS_IDS];
+
+	o->ring = le64_to_cpu(READ_ONCE(w->ring));
+	o->ctl = le64_to_cpu(READ_ONCE(w->ctl));
+	o->size = le32_to_cpu(READ_ONCE(m->arg));
+	o->vep = le64_to_cpu(READ_ONCE(m->src_ep));
+	o->ep = le64_to_cpu(READ_ONCE(m->dst_ep));
+	o->vport = le16_to_cpu(READ_ONCE(m->src_port));
+	o->port = le16_to_cpu(READ_ONCE(m->dst_port));
+	hs->noffers++;
+	hs->offers_seen++;
 }
 
 /*
@@ -329,6 +405,11 @@ static void hs_consume(struct hs_dev *hs)
 					le16_to_cpu(m->src_port);
 				hs->nids++;
 			}
+			if (m->type == SCIF_MSG_ACCEPT && n > 1 &&
+			    off + n <= cells &&
+			    le16_to_cpu(READ_ONCE(m->len)) ==
+			    sizeof(struct scif_wire_shm))
+				hs_learn_offer(hs, m, (const void *)(m + 1));
 		}
 		hs->ridx += min(n, widx - hs->ridx);
 	}
@@ -336,6 +417,7 @@ static void hs_consume(struct hs_dev *hs)
 		iowrite32(hs->ridx + hs->vcells + 1 + hs_rand(hs, 1 << 20),
 			  &hs->vhdr->ridx);
 		hs->garbage_idx++;
+		hs->calm = false;
 	} else {
 		iowrite32(hs->ridx, &hs->vhdr->ridx);
 	}
@@ -403,6 +485,18 @@ static size_t hs_generate(struct hs_dev *hs, u8 *buf)
 		m->dst_port = cpu_to_le16(target_port);
 		m->arg = cpu_to_le32(SCIF_WIRE_RING_MIN << hs_rand(hs, 9));
 		m->seq = cpu_to_le32(hs_rand(hs, 3));	/* connect number */
+		if (hs->shm && hs_rand(hs, 2)) {
+			/* Ask for a mapped stream, into our memory. */
+			struct scif_wire_shm offer = {
+				.ring = cpu_to_le64(hs->shm_dma),
+				.ctl = cpu_to_le64(hs->shm_dma + HS_SHM_RING),
+				.page_shift = PAGE_SHIFT,
+			};
+
+			m->arg = cpu_to_le32(HS_SHM_RING);
+			memcpy(data, &offer, sizeof(offer));
+			len = sizeof(offer);
+		}
 		break;
 	case SCIF_MSG_ACCEPT:
 		m->arg = cpu_to_le32(SCIF_WIRE_RING_MIN);
@@ -468,6 +562,78 @@ static size_t hs_generate(struct hs_dev *hs, u8 *buf)
 		break;
 	}
 	return len;
+}
+
+/*
+ * Lie in the memory of a mapped stream the victim offered: an impossible
+ * or merely wrong index in its control block, or garbage in its ring, then
+ * a WAKE to make its reader look. Only through a flat window, where the
+ * offered bus addresses are offsets into ours, and only where the memory
+ * is still the stream's: offered in this session (a link reset frees it),
+ * in a calm session (an impossible index of ours makes the victim reset
+ * the link, which we learn only later), never after a message of ours may
+ * have let the victim free it (hs_forget_offers()); a connection the
+ * victim reset keeps its memory in quarantine until then. Returns the
+ * WAKE's data length (0) into @buf, or -1 when there is nothing to lie in.
+ */
+static int hs_shm_lie(struct hs_dev *hs, u8 *buf)
+{
+	struct scif_wire_msg *m = (void *)buf;
+	const struct hs_offer *o;
+	u32 off, n, i;
+
+	if (!stream_lies || hs->xlat || !hs->noffers || !hs->calm ||
+	    !hs_victim_same(hs))
+		return -1;
+	o = &hs->offers[hs_rand(hs, min(hs->noffers, HS_IDS))];
+	if (!o->size || o->ring >= hs->win_size ||
+	    hs->win_size - o->ring < o->size ||
+	    o->ctl >= hs->win_size ||
+	    hs->win_size - o->ctl < sizeof(struct scif_wire_shm_ctl))
+		return -1;
+	switch (hs_rand(hs, 4)) {
+	case 0:
+	case 1:
+		/* written, consumed, rx_event or tx_event */
+		iowrite32(hs_rand(hs, 2) ? hs_rand(hs, 2 * o->size) :
+			  (u32)hs_boundary(hs, 32),
+			  hs->win + o->ctl + 4 * hs_rand(hs, 4));
+		break;
+	default:
+		/* Bytes the reader did not expect, where it may read next. */
+		off = hs_rand(hs, o->size);
+		n = min_t(u32, 1 + hs_rand(hs, 256), o->size - off);
+		for (i = 0; i < n; i++)
+			iowrite8(hs_rand(hs, 256), hs->win + o->ring + off + i);
+		break;
+	}
+	hs->shm_lies++;
+	memset(m, 0, sizeof(*m));
+	m->version = SCIF_WIRE_VERSION;
+	m->type = SCIF_MSG_WAKE;
+	m->src_ep = cpu_to_le64(o->ep);
+	m->dst_ep = cpu_to_le64(o->vep);
+	m->src_port = cpu_to_le16(o->port);
+	m->dst_port = cpu_to_le16(o->vport);
+	return 0;
+}
+
+/*
+ * A RELEASE, DISCONNECT or REJECT may tell the victim that nobody writes
+ * the stream memory of the endpoint it names, which the victim may then
+ * free: forget that memory.
+ */
+static void hs_forget_offers(struct hs_dev *hs, const struct scif_wire_msg *m)
+{
+	u64 vep = le64_to_cpu(m->dst_ep);
+	int i;
+
+	if (m->type != SCIF_MSG_RELEASE && m->type != SCIF_MSG_DISCONNECT &&
+	    m->type != SCIF_MSG_REJECT)
+		return;
+	for (i = 0; i < min(hs->noffers, HS_IDS); i++)
+		if (hs->offers[i].vep == vep)
+			hs->offers[i].size = 0;
 }
 
 /* Write one record; false if the victim never made room. */
@@ -588,7 +754,11 @@ static int hs_attack(void *arg)
 			need_session = true;
 			continue;
 		}
-		len = hs_generate(hs, buf);
+		if (r < 30 && hs_shm_lie(hs, buf) == 0)
+			len = 0;
+		else
+			len = hs_generate(hs, buf);
+		hs_forget_offers(hs, (struct scif_wire_msg *)buf);
 		hlen = le16_to_cpu(((struct scif_wire_msg *)buf)->len);
 		if (!hs_write(hs, buf, len, hlen) || !hs_victim_same(hs)) {
 			/* The victim reset the link: start again. */
@@ -602,9 +772,9 @@ static int hs_attack(void *arg)
 			pr_info("scif_ntb_hostile: %llu messages\n", hs->sent);
 		cond_resched();
 	}
-	pr_info("scif_ntb_hostile: done: %llu messages, %u sessions, %u impossible indices, %u scratchpad junk, %u doorbell storms, %u link flaps\n",
+	pr_info("scif_ntb_hostile: done: %llu messages, %u sessions, %u impossible indices, %u scratchpad junk, %u doorbell storms, %u link flaps, %u stream offers, %u stream lies\n",
 		hs->sent, hs->sessions, hs->garbage_idx, hs->spad_junk,
-		hs->storms, hs->flaps);
+		hs->storms, hs->flaps, hs->offers_seen, hs->shm_lies);
 	/* Leave: the victim takes the link down. */
 	hs_put(hs, SCIF_NTB_SPAD_NONCE, 0);
 	hs_put(hs, SCIF_NTB_SPAD_MAGIC, 0);
@@ -677,6 +847,9 @@ static void hs_remove(struct ntb_client *client, struct ntb_dev *ntb)
 	if (hs->region)
 		dma_free_coherent(ntb_get_dma_dev(ntb), hs->region_bytes,
 				  hs->region, hs->region_dma);
+	if (hs->shm)
+		dma_free_coherent(ntb_get_dma_dev(ntb), HS_SHM_BYTES, hs->shm,
+				  hs->shm_dma);
 	iounmap(hs->win);
 	kfree(hs);
 }

@@ -6,10 +6,12 @@
 # victim, running swdma ntb_ivshmem scif scif_ntb). Then node 1 loads
 # scif_ntb again and a genuine connection to node 0 must work. The rig
 # fails the run on any kernel report (KASAN, lockdep, WARN, kmemleak...).
-# Usage: ntb_hostile.sh MSGS SEED
+# Usage: ntb_hostile.sh MSGS SEED [LIES]; LIES=1 also has the attacker lie
+# in the memory of the mapped streams the victim offers (stream_lies=1).
 set -e
 msgs=${1:-20000}
 seed=${2:-1}
+lies=${3:-0}
 # Link transitions and node up/down are info lines: keep them on the
 # console, which the rig saves, to tell a stuck link from a stuck victim.
 echo 7 >/proc/sys/kernel/printk
@@ -37,7 +39,7 @@ if [ "$SCIF_NODE_INDEX" = 0 ]; then
 fi
 scif-ntb-test nodes 2 120 >/dev/null
 rmmod scif_ntb
-modprobe scif_ntb_hostile msgs="$msgs" seed="$seed"
+modprobe scif_ntb_hostile msgs="$msgs" seed="$seed" stream_lies="$lies"
 dmesg | grep -q 'hostile SCIF peer on port' ||
 	{ echo "hostile: the module did not probe"; exit 1; }
 t=0
