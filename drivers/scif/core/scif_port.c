@@ -9,8 +9,8 @@
  * business: this file only tracks ownership.
  */
 #include <kunit/visibility.h>
+#include <linux/bitops.h>
 #include <linux/errno.h>
-#include <linux/gfp.h>
 #include <linux/scif.h>
 
 #include "scif_port.h"
@@ -21,17 +21,20 @@
  */
 void scif_port_space_init(struct scif_port_space *ps)
 {
-	ida_init(&ps->ida);
+	spin_lock_init(&ps->lock);
+	bitmap_zero(ps->used, SCIF_PORT_MAX + 1);
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_port_space_init);
 
 /**
- * scif_port_space_destroy() - release every port and the allocator's memory
+ * scif_port_space_destroy() - release every port
  * @ps: the port space
  */
 void scif_port_space_destroy(struct scif_port_space *ps)
 {
-	ida_destroy(&ps->ida);
+	spin_lock(&ps->lock);
+	bitmap_zero(ps->used, SCIF_PORT_MAX + 1);
+	spin_unlock(&ps->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_port_space_destroy);
 
@@ -41,18 +44,18 @@ EXPORT_SYMBOL_IF_KUNIT(scif_port_space_destroy);
  * @port: the port wanted, 1..%SCIF_PORT_MAX
  *
  * Return: 0 on success, -EINVAL if @port is out of range, -EADDRINUSE if it
- * is already taken, -ENOMEM if the allocator could not grow.
+ * is already taken.
  */
 int scif_port_reserve(struct scif_port_space *ps, unsigned int port)
 {
-	int ret;
+	bool taken;
 
 	if (port == 0 || port > SCIF_PORT_MAX)
 		return -EINVAL;
-	ret = ida_alloc_range(&ps->ida, port, port, GFP_KERNEL);
-	if (ret == -ENOSPC)
-		return -EADDRINUSE;
-	return ret < 0 ? ret : 0;
+	spin_lock(&ps->lock);
+	taken = __test_and_set_bit(port, ps->used);
+	spin_unlock(&ps->lock);
+	return taken ? -EADDRINUSE : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_port_reserve);
 
@@ -60,13 +63,18 @@ EXPORT_SYMBOL_IF_KUNIT(scif_port_reserve);
  * scif_port_alloc() - claim the lowest free port at or above %SCIF_PORT_RSVD
  * @ps: the port space
  *
- * Return: the port number, or -ENOSPC when every such port is taken, or
- * -ENOMEM.
+ * Return: the port number, or -ENOSPC when every such port is taken.
  */
 int scif_port_alloc(struct scif_port_space *ps)
 {
-	return ida_alloc_range(&ps->ida, SCIF_PORT_RSVD, SCIF_PORT_MAX,
-			       GFP_KERNEL);
+	unsigned long port;
+
+	spin_lock(&ps->lock);
+	port = find_next_zero_bit(ps->used, SCIF_PORT_MAX + 1, SCIF_PORT_RSVD);
+	if (port <= SCIF_PORT_MAX)
+		__set_bit(port, ps->used);
+	spin_unlock(&ps->lock);
+	return port <= SCIF_PORT_MAX ? (int)port : -ENOSPC;
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_port_alloc);
 
@@ -80,6 +88,8 @@ void scif_port_release(struct scif_port_space *ps, unsigned int port)
 {
 	if (WARN_ON_ONCE(port == 0 || port > SCIF_PORT_MAX))
 		return;
-	ida_free(&ps->ida, port);
+	spin_lock(&ps->lock);
+	WARN_ON_ONCE(!__test_and_clear_bit(port, ps->used));
+	spin_unlock(&ps->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_port_release);

@@ -5,7 +5,8 @@
 #ifndef SCIF_PORT_H
 #define SCIF_PORT_H
 
-#include <linux/idr.h>
+#include <linux/bitmap.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 /* Highest port number; 0 is never a valid port. */
@@ -13,15 +14,20 @@
 
 /**
  * struct scif_port_space - the ports of one node
- * @ida: allocated ports. The IDA carries its own lock, so callers need no
- *	 further locking to reserve or release a port.
+ * @lock: protects @used; taken inside this file only, so callers need no
+ *	  further locking to reserve or release a port
+ * @used: one bit per port, set while the port is owned (bit 0 unused).
+ *	  A fixed bitmap (8 KiB), so that reserving a port never allocates
+ *	  memory: the IDA this replaced leaked a bitmap when its allocation
+ *	  failed half-way (seen under fault injection)
  *
  * A port is owned by whoever reserved it until it is released. Ports from 1
  * to %SCIF_PORT_RSVD - 1 are only handed out on explicit request; automatic
  * allocation draws from %SCIF_PORT_RSVD upwards.
  */
 struct scif_port_space {
-	struct ida ida;
+	spinlock_t lock;	/* @used */
+	DECLARE_BITMAP(used, SCIF_PORT_MAX + 1);
 };
 
 void scif_port_space_init(struct scif_port_space *ps);
