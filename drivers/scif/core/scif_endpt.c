@@ -286,7 +286,7 @@ EXPORT_SYMBOL_GPL(scif_open);
  *
  * Return: the port bound, or -EBADF (@epd invalid), -EINVAL (already
  * bound), -EISCONN (connected), -EACCES (port reserved for privileged
- * callers), -EADDRINUSE (port taken), -ENOSPC (no free port), -ENOMEM.
+ * callers), -EADDRINUSE (port taken), -ENOSPC (no free port).
  */
 int scif_bind(scif_epd_t epd, u16 pn)
 {

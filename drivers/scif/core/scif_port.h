@@ -16,10 +16,8 @@
  * struct scif_port_space - the ports of one node
  * @lock: protects @used; taken inside this file only, so callers need no
  *	  further locking to reserve or release a port
- * @used: one bit per port, set while the port is owned (bit 0 unused).
- *	  A fixed bitmap (8 KiB), so that reserving a port never allocates
- *	  memory: the IDA this replaced leaked a bitmap when its allocation
- *	  failed half-way (seen under fault injection)
+ * @used: one bit per port, set while the port is owned (bit 0 unused):
+ *	  8 KiB, fixed, so that reserving a port never allocates memory
  *
  * A port is owned by whoever reserved it until it is released. Ports from 1
  * to %SCIF_PORT_RSVD - 1 are only handed out on explicit request; automatic
