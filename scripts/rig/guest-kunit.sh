@@ -24,7 +24,12 @@ else
 		[ -e "$ko" ] && basename "$ko" .ko
 	done)
 fi
+# uptime_ms: the guest's uptime in milliseconds
+uptime_ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
 for m in $mods; do
+	t_mod=$(uptime_ms)
 	before=" $(ls "$d" 2>/dev/null | tr '\n' ' ') "
 	if ! modprobe "$m"; then
 		echo "# kunit module $m failed to load" >&2
@@ -44,6 +49,8 @@ for m in $mods; do
 		rc=1
 	fi
 	rmmod "$m" || rc=1
+	# its time, for the slowest suites (KTAP diagnostic lines are ignored)
+	echo "# $m: $(($(uptime_ms) - t_mod)) ms" >>"$body"
 done
 # The suites' simulated link (scif_kunit_sim.ko) came in as a dependency
 # and holds scif: unload it too, so that scif unloads cleanly after us.
