@@ -53,6 +53,12 @@ static void bcast(int rank, int size)
 	free(buf);
 }
 
+/* rank r's double at index i: 0 .. 1000002, mixed across ranks */
+static double value(int r, int i)
+{
+	return (double)(((long)r * 7919 + (long)i * 104729) % 1000003);
+}
+
 static void allreduce(int rank, int size)
 {
 	static const int counts[] = { 1, 100000 };
@@ -66,18 +72,17 @@ static void allreduce(int rank, int size)
 
 		for (int i = 0; i < n; i++) {
 			in[i] = (long)(rank + 1) * i - rank;
-			din[i] = (double)((rank * 7919 + i * 104729) % 1000003);
+			din[i] = value(rank, i);
 		}
 		MPI_Allreduce(in, out, n, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
 		MPI_Allreduce(din, dout, n, MPI_DOUBLE, MPI_MAX,
 			      MPI_COMM_WORLD);
 		for (int i = 0; i < n; i++) {
 			long sum = 0;
-			double max = 0;
+			double max = -1;
 
 			for (int r = 0; r < size; r++) {
-				double d = (double)((r * 7919 + i * 104729) %
-						    1000003);
+				double d = value(r, i);
 
 				sum += (long)(r + 1) * i - r;
 				if (d > max)
