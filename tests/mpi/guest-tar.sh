@@ -30,13 +30,17 @@ for p in "$@"; do
 	cp "$p" "$root/usr/bin/"
 done
 cp -a "$ompi" "$pmix" "$root/usr/lib/$arch/"
-rm -rf "$root$ompi/include" "$root$ompi/lib/pkgconfig"
+# what only building against them needs: headers, static libraries
+rm -rf "$root$ompi/include" "$root$ompi/lib/pkgconfig" "$root$pmix/include"
+find "$root" \( -name '*.a' -o -name '*.la' \) -delete
 cp -a /usr/share/openmpi "$root/usr/share/"
 [ ! -d /usr/share/pmix ] || cp -a /usr/share/pmix "$root/usr/share/"
 cp -aL /etc/openmpi "$root/etc/"
 # every library the ELF files of the tree load
 find "$root" -type f | while read -r f; do
-	head -c 4 "$f" | grep -q 'ELF' && echo "$f"
+	if head -c 4 "$f" | grep -q 'ELF'; then
+		echo "$f"
+	fi
 done >"$root/.elf"
 for lib in $(xargs ldd <"$root/.elf" 2>/dev/null |
 	     awk '$2 == "=>" && $3 ~ /^\// { print $3 }
