@@ -3,14 +3,14 @@
 # Debian's Open MPI (cm PML, ofi MTL, libfabric's scif provider) across
 # 4 guests of the emulated NTB, one rank per guest, launched without ssh
 # (rig-rsh over the rig's virtual LAN): the point-to-point and collective
-# test programs of tests/mpi/, data checked by every rank.
+# parts of tests/mpi/'s test program in one job, data checked by every rank.
 # tests/e2e/guest/mpi.sh runs them; tests/e2e/mpi2.t on 2 guests.
 # needs: nodes=4 mem=512 net
 top=$(cd "$(dirname "$0")/../.." && pwd)
 make -s -C "$top/tools/libfabric" guest-tar >/dev/null &&
 	make -s -C "$top/tests/mpi" guest-tar >/dev/null ||
 	{ echo "FAIL: cannot build the guest trees (scripts/rig/install-deps)"; exit 1; }
-exec "$top/scripts/rig/cluster" --needs "$0" --timeout 600 \
+exec "$top/scripts/rig/cluster" --needs "$0" --timeout 420 \
 	--modules "ntb_ivshmem scif scif_ntb" \
 	--copy "$top/build/guest-fabric.tar" --copy "$top/build/guest-mpi.tar" \
 	--copy "$top/tests/e2e/guest/mpi.sh" -- sh ./mpi.sh

@@ -1,83 +1,52 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared by the MPI test programs: a data pattern every rank can compute
- * for any message, and a check counter that ends the job on failure.
+ * Shared by the MPI test parts (p2p.c, coll.c, main.c): a data pattern
+ * every rank can compute for any message, and a check counter.
  */
 #ifndef SCIF_MPI_CHECK_H
 #define SCIF_MPI_CHECK_H
 
 #include <mpi.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int checks, failed;
+#define MIB (1024 * 1024)
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The byte at offset i of the message of this (src, dst, tag, size). */
 static inline unsigned char pattern(int src, int dst, int tag, size_t size,
 				    size_t i)
 {
-	uint32_t x = (uint32_t)(src * 131 + dst * 31 + tag * 7) ^
-		     (uint32_t)size ^ (uint32_t)(i * 2654435761u);
+	unsigned int x = (unsigned int)(src * 131 + dst * 31 + tag * 7) ^
+			 (unsigned int)size ^ (unsigned int)(i * 2654435761u);
 
 	return (unsigned char)(x ^ (x >> 13) ^ (i >> 8));
 }
 
-static inline void fill(unsigned char *buf, int src, int dst, int tag,
-			size_t size)
-{
-	for (size_t i = 0; i < size; i++)
-		buf[i] = pattern(src, dst, tag, size, i);
-}
-
-static inline void check(int ok, int rank, const char *what)
-{
-	checks++;
-	if (!ok) {
-		failed++;
-		printf("rank %d: not ok - %s\n", rank, what);
-		fflush(stdout);
-	}
-}
-
+void fill(unsigned char *buf, int src, int dst, int tag, size_t size);
+/* Count one check of this rank; print @what if it failed. */
+void check(int ok, int rank, const char *what);
 /* Compare a received buffer with the pattern; say where it differs. */
-static inline void check_data(const unsigned char *buf, int src, int dst,
-			      int tag, size_t size, int rank, const char *what)
-{
-	size_t i;
+void check_data(const unsigned char *buf, int src, int dst, int tag,
+		size_t size, int rank, const char *what);
+/* malloc() that ends the job when it fails */
+void *xmalloc(size_t size);
+/*
+ * Rank 0 prints how long the part of the test since the last call took,
+ * so that a slow run shows where its time went; with @part NULL it only
+ * starts the clock.
+ */
+void phase(const char *name, const char *part, int rank);
+/*
+ * Every rank's counts since the last report, summed on rank 0, which
+ * prints "NAME: N checks, F failed"; then the counts start again.
+ * Collective. Returns the number of this rank's failed checks.
+ */
+int report(const char *name, int rank);
 
-	for (i = 0; i < size; i++)
-		if (buf[i] != pattern(src, dst, tag, size, i))
-			break;
-	if (i < size)
-		printf("rank %d: %s: %zu bytes from %d, tag %d: byte %zu differs\n",
-		       rank, what, size, src, tag, i);
-	check(i == size, rank, what);
-}
-
-static inline void *xmalloc(size_t size)
-{
-	void *p = malloc(size ? size : 1);
-
-	if (!p) {
-		perror("malloc");
-		MPI_Abort(MPI_COMM_WORLD, 2);
-	}
-	return p;
-}
-
-/* Every rank's counts summed on rank 0, which prints them; the exit status. */
-static inline int report(const char *name, int rank)
-{
-	int mine[2] = { checks, failed }, all[2];
-
-	MPI_Reduce(mine, all, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-	if (rank == 0) {
-		printf("%s: %d checks, %d failed\n", name, all[0], all[1]);
-		fflush(stdout);
-	}
-	return failed ? 1 : 0;
-}
+/* The two parts of the test program. */
+void p2p_tests(int rank, int size);
+void coll_tests(int rank, int size);
 
 #endif /* SCIF_MPI_CHECK_H */

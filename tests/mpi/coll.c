@@ -8,13 +8,12 @@
  *     100000 elements, against the values computed locally;
  *   - MPI_Alltoall: 1 and 4096 integers per rank pair, every block
  *     names its sender and receiver.
- * Prints "coll: N checks, 0 failed" on rank 0 and exits non-zero on any
- * failure. Documentation/libfabric.rst, tests/e2e/mpi.t.
+ * Run by main.c, which prints the summary of the checks.
  */
 #include <unistd.h>
 #include "check.h"
 
-static void barrier(int rank, int size)
+static void late_barrier(int rank, int size)
 {
 	double t;
 
@@ -35,11 +34,11 @@ static void barrier(int rank, int size)
 
 static void bcast(int rank, int size)
 {
-	static const size_t sizes[] = { 1, 1000, 65536 + 1, 1 << 20 };
-	unsigned char *buf = xmalloc(1 << 20);
+	static const size_t sizes[] = { 1, 1000, 65536 + 1, MIB };
+	unsigned char *buf = xmalloc(MIB);
 
 	for (int root = 0; root < size; root++) {
-		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
 			size_t n = sizes[k];
 
 			if (rank == root)
@@ -123,18 +122,15 @@ static void alltoall(int rank, int size)
 	}
 }
 
-int main(int argc, char **argv)
+void coll_tests(int rank, int size)
 {
-	int rank, size, rc;
-
-	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	barrier(rank, size);
+	phase("coll", NULL, rank);
+	late_barrier(rank, size);
+	phase("coll", "barrier", rank);
 	bcast(rank, size);
+	phase("coll", "bcast", rank);
 	allreduce(rank, size);
+	phase("coll", "allreduce", rank);
 	alltoall(rank, size);
-	rc = report("coll", rank);
-	MPI_Finalize();
-	return rc;
+	phase("coll", "alltoall", rank);
 }

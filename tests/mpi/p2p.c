@@ -10,22 +10,23 @@
  *   - tags: rank 1 sends three tagged messages, rank 0 receives them in
  *     another order (unexpected-message matching), then one by
  *     MPI_ANY_TAG after MPI_Probe and MPI_Get_count.
- * Prints "p2p: N checks, 0 failed" on rank 0 and exits non-zero on any
- * failure. Documentation/libfabric.rst, tests/e2e/mpi.t.
+ * Run by main.c, which prints the summary of the checks.
  */
 #include "check.h"
 
-static const size_t sizes[] = {
-	0, 1, 7, 64, 1000, 4096, 65536 + 3, 1 << 20, (1 << 20) * 3 + 5,
-	16 << 20,
-};
-#define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
-#define NB_MAX (1 << 20)
+#define NB_MAX MIB
 
-static void blocking(int rank, int size)
+static const size_t sizes[] = {
+	0, 1, 7, 64, 1000, 4096, 65536 + 3, MIB, MIB * 3 + 5, 16 * MIB,
+};
+
+/* the sizes[] of the blocking part, the ones up to NB_MAX of the other */
+#define NSIZES ARRAY_SIZE(sizes)
+
+static void pairs(int rank, int size)
 {
 	int peer = rank ^ 1;
-	unsigned char *buf = xmalloc(16 << 20);
+	unsigned char *buf = xmalloc(16 * MIB);
 	MPI_Status st;
 	int count;
 
@@ -176,24 +177,15 @@ static void tags(int rank)
 		free(buf[i]);
 }
 
-int main(int argc, char **argv)
+void p2p_tests(int rank, int size)
 {
-	int rank, size, rc;
-
-	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	if (size < 2) {
-		if (rank == 0)
-			printf("p2p: needs at least 2 ranks\n");
-		MPI_Finalize();
-		return 1;
-	}
-	blocking(rank, size);
+	phase("p2p", NULL, rank);
+	pairs(rank, size);
+	phase("p2p", "blocking", rank);
 	nonblocking(rank, size);
+	phase("p2p", "nonblocking", rank);
 	any_source(rank, size);
+	phase("p2p", "any-source", rank);
 	tags(rank);
-	rc = report("p2p", rank);
-	MPI_Finalize();
-	return rc;
+	phase("p2p", "tags", rank);
 }
