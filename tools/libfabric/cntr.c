@@ -104,7 +104,7 @@ static int cntr_wait(struct fid_cntr *fc, uint64_t threshold, int timeout)
 			ret = -FI_ETIMEDOUT;
 			break;
 		}
-		sfi_domain_wait(c->dom, 10);
+		sfi_domain_wait(c->dom, 10000);
 	}
 	pthread_mutex_unlock(&c->dom->lock);
 	return ret;

@@ -135,6 +135,10 @@ static ssize_t cq_readfrom(struct fid_cq *fcq, void *buf, size_t count,
 		sfi_domain_progress(cq->dom);
 		ret = cq_take(cq, buf, count, src);
 	}
+	if (ret == -FI_EAGAIN && sfi_domain_idle(cq->dom))
+		ret = cq_take(cq, buf, count, src);
+	if (ret != -FI_EAGAIN)
+		cq->dom->idle_since = 0;
 	pthread_mutex_unlock(&cq->dom->lock);
 	return ret;
 }
@@ -197,7 +201,7 @@ static ssize_t cq_sreadfrom(struct fid_cq *fcq, void *buf, size_t count,
 			break;
 		if (cq->signaled || (end >= 0 && now_ms() >= end))
 			break;
-		sfi_domain_wait(cq->dom, 10);
+		sfi_domain_wait(cq->dom, 10000);
 	}
 	cq->signaled = 0;
 	pthread_mutex_unlock(&cq->dom->lock);

@@ -4,9 +4,11 @@
  * endpoints and memory regions, and the progress engine that the blocking
  * and polling calls (CQ, counter reads) drive.
  */
+#define _GNU_SOURCE		/* ppoll() */
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "scif_fi.h"
 
@@ -23,11 +25,12 @@ void sfi_domain_progress(struct sfi_domain *dom)
 }
 
 /*
- * Sleep up to @ms milliseconds until some endpoint of @dom has something
+ * Sleep up to @us microseconds until some endpoint of @dom has something
  * to do. Called and returns with the lock held; drops it while asleep.
  */
-void sfi_domain_wait(struct sfi_domain *dom, int ms)
+void sfi_domain_wait(struct sfi_domain *dom, long us)
 {
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
 	struct pollfd stack[64], *fds = stack;
 	struct sfi_list *pos, *tmp, *cpos, *ctmp;
 	size_t n = 0, cap = 64;
@@ -52,8 +55,44 @@ void sfi_domain_wait(struct sfi_domain *dom, int ms)
 	}
 	pthread_mutex_unlock(&dom->lock);
 	if (n)
-		poll(fds, n, ms);
+		ppoll(fds, n, &ts, NULL);
 	pthread_mutex_lock(&dom->lock);
+}
+
+static long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000L + ts.tv_nsec / 1000L;
+}
+
+/*
+ * A CQ read of @dom ran the progress engine and found no completion.
+ * Polling callers such as MPI libraries repeat that read in a tight
+ * loop; where processes or virtual CPUs outnumber the CPUs, the loop
+ * takes the CPU from the peers it waits for. With idle_wait_us set, once
+ * reads have found nothing for that long, sleep up to that long until
+ * a SCIF descriptor of the domain is ready (which ends the sleep at
+ * once), then run the progress engine again. Returns 1 if it slept, 0 if
+ * the caller should go on polling. Called with the lock held.
+ */
+int sfi_domain_idle(struct sfi_domain *dom)
+{
+	long now;
+
+	if (!sfi_idle_wait_us)
+		return 0;
+	now = now_us();
+	if (!dom->idle_since) {
+		dom->idle_since = now;
+		return 0;
+	}
+	if (now - dom->idle_since < sfi_idle_wait_us)
+		return 0;
+	sfi_domain_wait(dom, sfi_idle_wait_us);
+	sfi_domain_progress(dom);
+	return 1;
 }
 
 static int domain_close(struct fid *fid)

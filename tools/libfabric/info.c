@@ -188,8 +188,14 @@ static void fill(struct fi_info *fi, uint64_t caps, int mr_mode,
 	fi->ep_attr->max_order_raw_size = SFI_MAX_MSG;
 	fi->ep_attr->max_order_war_size = SFI_MAX_MSG;
 	fi->ep_attr->max_order_waw_size = SFI_MAX_MSG;
-	fi->ep_attr->mem_tag_format = h && h->ep_attr ?
-		h->ep_attr->mem_tag_format : 0;
+	/*
+	 * Tags are matched on all 64 bits: without a format of the
+	 * application's own, say so (Open MPI's ofi MTL sizes its
+	 * communicator ID field from the top bit set here).
+	 */
+	fi->ep_attr->mem_tag_format = h && h->ep_attr &&
+		h->ep_attr->mem_tag_format ? h->ep_attr->mem_tag_format :
+		~0ULL;
 	fi->ep_attr->tx_ctx_cnt = 1;
 	fi->ep_attr->rx_ctx_cnt = 1;
 

@@ -62,6 +62,7 @@ static ssize_t post_send(struct sfi_ep *ep, const void *buf, size_t len,
 	tx->report = !inject && (!ep->tx_selective || flags & FI_COMPLETION);
 
 	pthread_mutex_lock(&ep->dom->lock);
+	ep->dom->idle_since = 0;
 	c = sfi_conn_to(ep, dest, &err);
 	if (!c) {
 		pthread_mutex_unlock(&ep->dom->lock);
@@ -143,6 +144,7 @@ static ssize_t post_recv(struct sfi_ep *ep, void *buf, size_t len,
 	rx->report = !ep->rx_selective || flags & FI_COMPLETION;
 
 	pthread_mutex_lock(&ep->dom->lock);
+	ep->dom->idle_since = 0;
 	rx->any_src = src == FI_ADDR_UNSPEC || !(ep->caps & FI_DIRECTED_RECV);
 	if (!rx->any_src && sfi_av_get(ep->av, src, &rx->src)) {
 		pthread_mutex_unlock(&ep->dom->lock);

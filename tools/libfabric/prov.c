@@ -9,6 +9,7 @@
 #include "scif_fi.h"
 
 size_t sfi_eager_max = SFI_EAGER_DEFAULT;
+long sfi_idle_wait_us;
 
 /* All state hangs off the objects the application closes: nothing global. */
 static void sfi_cleanup(void)
@@ -135,11 +136,17 @@ int sfi_fabric_open(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
 FI_EXT_INI
 {
 	size_t eager;
+	int idle;
 
 	fi_param_define(&sfi_prov, "eager_size", FI_PARAM_SIZE_T,
 			"Largest message sent inline through the connection's byte stream; larger ones are copied by RMA (default: %d)",
 			SFI_EAGER_DEFAULT);
 	if (fi_param_get_size_t(&sfi_prov, "eager_size", &eager) == 0)
 		sfi_eager_max = eager;
+	fi_param_define(&sfi_prov, "idle_wait_us", FI_PARAM_INT,
+			"Once fi_cq_read has found nothing for this many microseconds in a row, each further empty read sleeps in poll() up to this long, until a SCIF descriptor is ready; for hosts with more busy processes or virtual CPUs than CPUs (default 0: never sleep)");
+	if (fi_param_get_int(&sfi_prov, "idle_wait_us", &idle) == 0 &&
+	    idle > 0)
+		sfi_idle_wait_us = idle;
 	return &sfi_prov;
 }

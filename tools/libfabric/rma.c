@@ -71,6 +71,7 @@ static ssize_t post_rma(struct sfi_ep *ep, enum sfi_tx_kind kind, void *buf,
 	tx->report = !inject && (!ep->tx_selective || flags & FI_COMPLETION);
 
 	pthread_mutex_lock(&ep->dom->lock);
+	ep->dom->idle_since = 0;
 	c = sfi_conn_to(ep, dest, &err);
 	if (!c) {
 		pthread_mutex_unlock(&ep->dom->lock);

@@ -57,6 +57,7 @@
 
 extern struct fi_provider sfi_prov;
 extern size_t sfi_eager_max;
+extern long sfi_idle_wait_us;
 
 /* ---- a doubly linked list of our own */
 struct sfi_list {
@@ -141,6 +142,12 @@ struct sfi_domain {
 	uint64_t mr_next;	/* next free offset of the MR space */
 	int mr_virt;		/* FI_MR_VIRT_ADDR: RMA addresses are virtual */
 	int refs;
+	/*
+	 * When CQ reads began to find nothing in a row (monotonic clock, in
+	 * microseconds), 0 while they find completions or the application
+	 * posts work: see sfi_domain_idle(). Under lock, like all above.
+	 */
+	long idle_since;
 };
 
 struct sfi_mr {
@@ -292,7 +299,8 @@ int sfi_local_node(uint16_t *node);
 int sfi_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 		    struct fid_domain **dom, void *context);
 void sfi_domain_progress(struct sfi_domain *dom);
-void sfi_domain_wait(struct sfi_domain *dom, int ms);
+void sfi_domain_wait(struct sfi_domain *dom, long us);
+int sfi_domain_idle(struct sfi_domain *dom);
 extern struct fi_ops_mr sfi_mr_ops;
 int sfi_mr_register_all(struct sfi_domain *dom, struct sfi_conn *conn);
 
