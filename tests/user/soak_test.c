@@ -277,7 +277,8 @@ static void *acceptor(void *arg)
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	while (!accept_done) {
 		if (scif_accept(l, &from, &epd, 0) < 0) {
-			if (errno != EAGAIN)
+			/* a failed allocation fails that one request only */
+			if (errno != EAGAIN && !documented(errno))
 				die("scif_accept");
 			usleep(20000);
 			continue;
