@@ -12,6 +12,10 @@
 #   make check           everything CI runs; ends with "N passed, N failed"
 #   make check-fabric    the long topology runs, not in CI: a star and a
 #                        chain of 8 guests of 2-port NTBs (ntb_topology.t)
+#   make soak            4 guests under a mixed SCIF load and a fault schedule
+#                        (kills, link flaps, allocation failures), every
+#                        byte checked (SOAK_MINUTES=N, default 60; debug
+#                        kernel; Documentation/security.rst)
 #   make demo            boot guests and show SCIF working (speed kernel)
 #   make bench           every benchmark in one boot of two guests, the
 #                        targets of scripts/bench/targets.csv judged over
@@ -51,7 +55,7 @@ W ?= 1
 # not need a kernel never trigger a kernel build.
 kdir = kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir=$$(scripts/rig/build-kernel) || exit 1
 
-.PHONY: all modules clean sparse checkpatch check check-fabric demo kernel bench bench-ntb bench-rma bench-scif-ntb apidoc fuzz
+.PHONY: all modules clean sparse checkpatch check check-fabric soak demo kernel bench bench-ntb bench-rma bench-scif-ntb apidoc fuzz
 .PHONY: install install-modules install-user install-dkms deb
 
 all: modules
@@ -84,6 +88,11 @@ check:
 
 check-fabric: modules
 	@SCIF_TOPOLOGIES="star:8 chain:8" bash tests/e2e/ntb_topology.t
+
+# The guest programs (scif-soak) and the modules first.
+soak: modules
+	@$(MAKE) -s -C tools guest
+	@scripts/rig/soak $(if $(SOAK_MINUTES),--minutes $(SOAK_MINUTES))
 
 demo:
 	@scripts/demo

@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# One node of the soak (scripts/rig/soak; Documentation/security.rst):
+#
+#   sh ./soak-guest.sh END FAULT_PERIOD
+#
+# END is the wall-clock time (seconds since the epoch) at which the load
+# stops on every node, a restarted one included; FAULT_PERIOD the seconds
+# between two faults of this node's kind. The load is scif-soak on port
+# 4300 against every other node. Faults by node index:
+#   1  link flaps: scif_ntb unloaded and loaded again (odd flaps), or the
+#      NTB driver under it (even flaps)
+#   2  allocation failures: for 5 s, 2 % of the allocations made by scif
+#      and scif_ntb fail (fault_inject.sh)
+#   3  is killed and booted again by the host (the cluster's --kill-node):
+#      it prints @@SCIF-READY once its load runs
+# Prints @@SOAK-MEM lines (MemAvailable and Slab before and after, in kB),
+# one @@SOAK-FAULT line per fault and scif-soak's @@SOAK summary.
+end=$1
+period=$2
+. ./fault_inject.sh
+
+mem() {
+	printf '@@SOAK-MEM %s node=%s avail_kb=%s slab_kb=%s\n' "$1" \
+		"$SCIF_NODE_INDEX" \
+		"$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)" \
+		"$(awk '/^Slab:/ { print $2 }' /proc/meminfo)"
+}
+
+# settle: drop what the page cache and the slabs can give back
+settle() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 2
+}
+
+# up N: wait until N nodes are up, for at most 120 s; prints how long it took
+up() {
+	t0=$(date +%s)
+	scif-ntb-test nodes "$1" 120 >/dev/null || return 1
+	echo $(($(date +%s) - t0))
+}
+
+# online: how many nodes this node sees up (itself included)
+online() {
+	scif-ntb-test nodes 1 0 | sed -n 's/.*, \([0-9]*\) nodes online.*/\1/p'
+}
+
+# flap K: take the link down and up again; back once this node sees as
+# many nodes as before (node 3 may be down, or come back meanwhile)
+flap() {
+	if [ $(($1 % 2)) = 1 ]; then m=scif_ntb; else m=ntb_ivshmem; fi
+	was=$(online)
+	t0=$(date +%s)
+	rmmod scif_ntb || return 1
+	[ "$m" = scif_ntb ] || rmmod ntb_ivshmem || return 1
+	sleep 1
+	[ "$m" = scif_ntb ] || modprobe ntb_ivshmem || return 1
+	modprobe scif_ntb || return 1
+	until [ "$(online)" -ge "$was" ]; do
+		[ $(($(date +%s) - t0)) -lt 120 ] || return 1
+		sleep 0.5
+	done
+	echo "@@SOAK-FAULT node=$SCIF_NODE_INDEX kind=flap-$m recovery_s=$(($(date +%s) - t0))"
+}
+
+alloc_fail() {
+	fi_arm 2 scif scif_ntb >/dev/null || return 1
+	sleep 5
+	n=$(fi_disarm 2>/dev/null | awk '{ s += $(NF - 2) } END { print s + 0 }')
+	echo "@@SOAK-FAULT node=$SCIF_NODE_INDEX kind=alloc-fail failed_allocs=$n"
+}
+
+# guest-init unloads scif (and ntb_ivshmem): scif_ntb goes first, whatever
+# the way out
+trap 'rmmod scif_ntb 2>/dev/null' EXIT
+modprobe scif_ntb || exit 1
+up "$SCIF_NODES" >/dev/null || { echo "soak: the fabric did not come up"; exit 1; }
+settle
+mem before
+left=$((end - $(date +%s)))
+# a node booted late still runs 10 s (its peers serve it until it ends)
+[ "$left" -gt 10 ] || end=$(($(date +%s) + 10))
+scif-soak 4300 "@$end" &
+load=$!
+[ "$SCIF_NODE_INDEX" != 3 ] || echo "@@SCIF-READY"
+k=1
+# no fault in the last 20 s: the last connections end undisturbed
+while sleep "$period" && [ $(($(date +%s) + 20)) -lt "$end" ]; do
+	case "$SCIF_NODE_INDEX" in
+	1) flap "$k" || { echo "soak: flap $k failed"; kill -TERM "$load"; break; } ;;
+	2) alloc_fail || { echo "soak: fault injection failed"; break; } ;;
+	*) break ;;
+	esac
+	k=$((k + 1))
+done
+wait "$load"
+rc=$?
+# the others' last connections to this node end before it unloads
+sleep 10
+settle
+mem after
+exit "$rc"
