@@ -4,7 +4,8 @@
  * remote nodes. Each direction is an asynchronous queue, so messages are
  * delivered later and in another context, as a real link would. KUnit uses
  * it to test everything that crosses nodes, to inject hostile messages and
- * to take a node away under live connections.
+ * to take a node away under live connections, and it can hold one type of
+ * message a node sends, so that a test sees what waits behind its senders.
  *
  * Test-only: it is a module of its own, built with the KUnit suites (which
  * depend on it), never part of scif.ko. It also gives the suites'
@@ -15,12 +16,29 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sprintf.h>
+#include <linux/wait.h>
 
 #include "core/scif_core.h"
 #include "core/scif_instance.h"
 #include "link/scif_loopback.h"
 #include "link/scif_queue.h"
 #include "scif_kunit_sim.h"
+
+/**
+ * struct scif_sim_dir - one direction of the pair
+ * @q: the queue carrying it; its link is the sender's link to the receiver
+ * @lock: protects @hold and @nr_held
+ * @hold: a message type held (sent only once released), or 0: none
+ * @nr_held: senders waiting in scif_sim_send() for their release
+ * @release: where those senders wait
+ */
+struct scif_sim_dir {
+	struct scif_link_queue q;
+	spinlock_t lock;		/* @hold, @nr_held */
+	u8 hold;
+	unsigned int nr_held;
+	wait_queue_head_t release;
+};
 
 /**
  * struct scif_sim_pair - two instances joined by a simulated link
@@ -38,14 +56,78 @@
 struct scif_sim_pair {
 	struct scif_instance *a;
 	struct scif_instance *b;
-	struct scif_link_queue to_b;
-	struct scif_link_queue to_a;
+	struct scif_sim_dir to_b;
+	struct scif_sim_dir to_a;
 	struct scif_transport on_a;
 	struct scif_transport on_b;
 	char name_a[32];
 	char name_b[32];
 	bool up;
 };
+
+/* The queue's own operations, which scif_sim_send() passes messages on to. */
+static const struct scif_link_ops *scif_sim_queue_ops;
+
+static bool scif_sim_released(struct scif_sim_dir *d, u8 type)
+{
+	bool go;
+
+	spin_lock(&d->lock);
+	go = d->hold != type;
+	spin_unlock(&d->lock);
+	return go;
+}
+
+/* &scif_link_ops.send of the pair: a held type waits for its release. */
+static int scif_sim_send(struct scif_link *link,
+			 const struct scif_wire_msg *msg, const void *data,
+			 size_t len)
+{
+	struct scif_sim_dir *d = container_of(link, struct scif_sim_dir,
+					      q.link);
+	bool held;
+
+	spin_lock(&d->lock);
+	held = d->hold && d->hold == msg->type;
+	if (held)
+		d->nr_held++;
+	spin_unlock(&d->lock);
+	if (held) {
+		wait_event(d->release, scif_sim_released(d, msg->type));
+		spin_lock(&d->lock);
+		d->nr_held--;
+		spin_unlock(&d->lock);
+	}
+	return scif_sim_queue_ops->send(link, msg, data, len);
+}
+
+static const struct scif_link_ops scif_sim_ops = {
+	.send = scif_sim_send,
+};
+
+static void scif_sim_dir_init(struct scif_sim_dir *d,
+			      struct scif_instance *dst, u16 from,
+			      size_t max_data)
+{
+	scif_link_queue_init(&d->q, dst, from, max_data);
+	scif_sim_queue_ops = d->q.link.ops;
+	d->q.link.ops = &scif_sim_ops;
+	spin_lock_init(&d->lock);
+	d->hold = 0;
+	d->nr_held = 0;
+	init_waitqueue_head(&d->release);
+}
+
+/* The direction @from sends over, or NULL if @from is not of @pair. */
+static struct scif_sim_dir *scif_sim_dir_from(struct scif_sim_pair *pair,
+					      struct scif_instance *from)
+{
+	if (from == pair->a)
+		return &pair->to_b;
+	if (from == pair->b)
+		return &pair->to_a;
+	return NULL;
+}
 
 /* Register @t with @si as the pair's transport towards @peer. */
 static int scif_sim_register(struct scif_instance *si, struct scif_transport *t,
@@ -72,12 +154,12 @@ static struct scif_sim_pair *__scif_sim_pair_create(struct scif_instance *a,
 		return ERR_PTR(-ENOMEM);
 	pair->a = a;
 	pair->b = b;
-	scif_link_queue_init(&pair->to_b, b, a->self, max_data);
-	scif_link_queue_init(&pair->to_a, a, b->self, max_data);
+	scif_sim_dir_init(&pair->to_b, b, a->self, max_data);
+	scif_sim_dir_init(&pair->to_a, a, b->self, max_data);
 	if (staged) {
 		/* As a link that cannot reach the peer's memory. */
-		pair->to_b.link.rma_local = false;
-		pair->to_a.link.rma_local = false;
+		pair->to_b.q.link.rma_local = false;
+		pair->to_a.q.link.rma_local = false;
 	}
 	ret = scif_sim_register(a, &pair->on_a, pair->name_a,
 				sizeof(pair->name_a), b);
@@ -87,12 +169,12 @@ static struct scif_sim_pair *__scif_sim_pair_create(struct scif_instance *a,
 				sizeof(pair->name_b), a);
 	if (ret)
 		goto on_a;
-	pair->to_b.link.transport = &pair->on_a;
-	pair->to_a.link.transport = &pair->on_b;
-	ret = scif_node_add(a, b->self, &pair->to_b.link);
+	pair->to_b.q.link.transport = &pair->on_a;
+	pair->to_a.q.link.transport = &pair->on_b;
+	ret = scif_node_add(a, b->self, &pair->to_b.q.link);
 	if (ret)
 		goto on_b;
-	ret = scif_node_add(b, a->self, &pair->to_a.link);
+	ret = scif_node_add(b, a->self, &pair->to_a.q.link);
 	if (ret) {
 		scif_node_remove(a, b->self);
 		goto on_b;
@@ -191,10 +273,13 @@ void scif_sim_pair_down(struct scif_sim_pair *pair)
 	if (!pair->up)
 		return;
 	pair->up = false;
+	/* Nobody may wait for a link that is gone. */
+	scif_sim_release(pair, pair->a);
+	scif_sim_release(pair, pair->b);
 	scif_node_remove(pair->a, pair->b->self);
 	scif_node_remove(pair->b, pair->a->self);
-	scif_link_queue_stop(&pair->to_b);
-	scif_link_queue_stop(&pair->to_a);
+	scif_link_queue_stop(&pair->to_b.q);
+	scif_link_queue_stop(&pair->to_a.q);
 }
 EXPORT_SYMBOL_GPL(scif_sim_pair_down);
 
@@ -227,9 +312,9 @@ int scif_sim_inject(struct scif_sim_pair *pair, struct scif_instance *to,
 		    const void *buf, size_t size)
 {
 	if (to == pair->b)
-		return scif_link_queue_push(&pair->to_b, buf, size);
+		return scif_link_queue_push(&pair->to_b.q, buf, size);
 	if (to == pair->a)
-		return scif_link_queue_push(&pair->to_a, buf, size);
+		return scif_link_queue_push(&pair->to_a.q, buf, size);
 	return -EINVAL;
 }
 EXPORT_SYMBOL_GPL(scif_sim_inject);
@@ -242,12 +327,78 @@ void scif_sim_settle(struct scif_sim_pair *pair)
 {
 	/* Each delivery may answer the other way; go on until both rest. */
 	do {
-		scif_link_queue_flush(&pair->to_b);
-		scif_link_queue_flush(&pair->to_a);
-	} while (!scif_link_queue_idle(&pair->to_b) ||
-		 !scif_link_queue_idle(&pair->to_a));
+		scif_link_queue_flush(&pair->to_b.q);
+		scif_link_queue_flush(&pair->to_a.q);
+	} while (!scif_link_queue_idle(&pair->to_b.q) ||
+		 !scif_link_queue_idle(&pair->to_a.q));
 }
 EXPORT_SYMBOL_GPL(scif_sim_settle);
+
+/**
+ * scif_sim_hold() - hold the messages of one type a node sends
+ * @pair: the pair
+ * @from: the sending instance (one of the pair)
+ * @type: the message type, not 0
+ *
+ * From now on each sender of a @type message to the other node waits, in
+ * its own context and for as long as it takes, until scif_sim_release():
+ * as a sender waits whose peer does not drain its ring. Other messages
+ * pass. Hold only messages that no delivery of the pair sends: a delivery
+ * held would stop everything behind it.
+ */
+void scif_sim_hold(struct scif_sim_pair *pair, struct scif_instance *from,
+		   u8 type)
+{
+	struct scif_sim_dir *d = scif_sim_dir_from(pair, from);
+
+	if (WARN_ON(!d || !type))
+		return;
+	spin_lock(&d->lock);
+	d->hold = type;
+	spin_unlock(&d->lock);
+}
+EXPORT_SYMBOL_GPL(scif_sim_hold);
+
+/**
+ * scif_sim_release() - let go what scif_sim_hold() held; the senders
+ *			waiting go on, in no particular order
+ * @pair: the pair
+ * @from: the sending instance
+ */
+void scif_sim_release(struct scif_sim_pair *pair, struct scif_instance *from)
+{
+	struct scif_sim_dir *d = scif_sim_dir_from(pair, from);
+
+	if (WARN_ON(!d))
+		return;
+	spin_lock(&d->lock);
+	d->hold = 0;
+	spin_unlock(&d->lock);
+	wake_up_all(&d->release);
+}
+EXPORT_SYMBOL_GPL(scif_sim_release);
+
+/**
+ * scif_sim_held() - how many senders of a node wait for scif_sim_release()
+ * @pair: the pair
+ * @from: the sending instance
+ *
+ * Return: the number at the time of the call.
+ */
+unsigned int scif_sim_held(struct scif_sim_pair *pair,
+			   struct scif_instance *from)
+{
+	struct scif_sim_dir *d = scif_sim_dir_from(pair, from);
+	unsigned int n;
+
+	if (WARN_ON(!d))
+		return 0;
+	spin_lock(&d->lock);
+	n = d->nr_held;
+	spin_unlock(&d->lock);
+	return n;
+}
+EXPORT_SYMBOL_GPL(scif_sim_held);
 
 MODULE_DESCRIPTION("Simulated SCIF link pair for the KUnit suites");
 MODULE_LICENSE("GPL");

@@ -24,5 +24,10 @@ void scif_sim_pair_destroy(struct scif_sim_pair *pair);
 int scif_sim_inject(struct scif_sim_pair *pair, struct scif_instance *to,
 		    const void *buf, size_t size);
 void scif_sim_settle(struct scif_sim_pair *pair);
+void scif_sim_hold(struct scif_sim_pair *pair, struct scif_instance *from,
+		   u8 type);
+void scif_sim_release(struct scif_sim_pair *pair, struct scif_instance *from);
+unsigned int scif_sim_held(struct scif_sim_pair *pair,
+			   struct scif_instance *from);
 
 #endif /* SCIF_KUNIT_SIM_H */
