@@ -38,6 +38,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,8 +65,9 @@ static unsigned long causes[4096];
 static double recovery_max;
 static int active_servers;
 static __u16 self;
-static volatile sig_atomic_t stop;
-static volatile int accept_done;
+/* set from a signal handler and by other threads: lock-free atomics */
+static atomic_int stop;
+static atomic_int accept_done;
 static double end_time;
 static long page;
 
@@ -300,16 +302,19 @@ static void on_bus(int sig)
 	abort();
 }
 
-/* Wait up to 10 s for the value at @p (a signal's target) to be @want. */
-static int wait_value(volatile __u64 *p, __u64 want)
+/*
+ * Wait up to 10 s for the value at @p (a signal's target, written by the
+ * kernel or the peer) to be @want.
+ */
+static int wait_value(const __u64 *p, __u64 want)
 {
 	double end = now() + 10;
 
-	while (*p != want)
+	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) != want) {
 		if (now() > end)
 			return -1;
-		else
-			usleep(1000);
+		usleep(1000);
+	}
 	return 0;
 }
 
@@ -331,7 +336,7 @@ static int check_mmap(struct conn *c, __u64 key, __u64 sigval)
 	bus_jmp = &jb;
 	/* the remote signal may land after the local one */
 	ok = check(m, DATA, key, 0) &&
-	     !wait_value((volatile __u64 *)(m + SIG_OFF), sigval);
+	     !wait_value((const __u64 *)(m + SIG_OFF), sigval);
 	bus_jmp = NULL;
 	scif_munmap(m, WIN);
 	return ok ? 0 : fail(c, "bytes in the mapping", -1);
@@ -366,7 +371,7 @@ static int rma_round(struct conn *c, unsigned char *loc, int round)
 			      SCIF_FENCE_INIT_SELF | SCIF_SIGNAL_LOCAL |
 			      SCIF_SIGNAL_REMOTE))
 		return fail(c, "scif_fence_signal", errno);
-	if (wait_value((volatile __u64 *)(loc + 2 * DATA), lsig))
+	if (wait_value((const __u64 *)(loc + 2 * DATA), lsig))
 		return fail(c, "local fence signal", -1);
 	if (check_mmap(c, key, sigval))
 		return -1;
@@ -495,8 +500,10 @@ static void summary(double secs, int stuck)
 			       causes[errs[i].err]);
 	if (causes[0])
 		printf(" reset_SIGBUS=%lu", causes[0]);
-	printf(" served=%lu dial_retries=%lu recovery_max_s=%.1f stuck=%d failures=%lu corrupt=%lu\n",
-	       served, dial_errs, recovery_max, stuck, failures, corruptions);
+	printf(" served=%lu dial_retries=%lu recovery_max_s=%.1f", served,
+	       dial_errs, recovery_max);
+	printf(" stuck=%d failures=%lu corrupt=%lu\n", stuck, failures,
+	       corruptions);
 	pthread_mutex_unlock(&lock);
 }
 
