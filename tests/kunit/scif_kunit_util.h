@@ -200,13 +200,13 @@ static inline void scif_kt_pair(struct kunit *test, struct scif_instance *csi,
 }
 
 /*
- * Wait up to a second for @cond, checked every 20 ms: messages cross the
- * simulated link in a worker.
+ * Wait up to @ms milliseconds for @cond, checked every 20 ms: messages
+ * cross the simulated link in a worker. The value is @cond's last.
  */
-#define scif_kt_wait_for(cond) ({				\
+#define scif_kt_wait_for_ms(cond, ms) ({			\
 	bool __ok = false;					\
-	int __i;						\
-	for (__i = 0; __i < 50; __i++) {			\
+	int __ms;						\
+	for (__ms = 0; __ms <= (ms); __ms += 20) {		\
 		__ok = (cond);					\
 		if (__ok)					\
 			break;					\
@@ -214,6 +214,9 @@ static inline void scif_kt_pair(struct kunit *test, struct scif_instance *csi,
 	}							\
 	__ok;							\
 })
+
+/* Wait up to a second for @cond (scif_kt_wait_for_ms()). */
+#define scif_kt_wait_for(cond) scif_kt_wait_for_ms(cond, 1000)
 
 /**
  * struct scif_kt_nodes - node 0 and node 1 joined by the simulated link

@@ -63,17 +63,7 @@ struct sv_ctx {
 };
 
 /* Poll @cond every 20 ms for up to %SV_WAIT_MS; its last value. */
-#define sv_wait_for(cond) ({					\
-	bool __ok = false;					\
-	int __ms;						\
-	for (__ms = 0; __ms <= SV_WAIT_MS; __ms += 20) {	\
-		__ok = (cond);					\
-		if (__ok)					\
-			break;					\
-		msleep(20);					\
-	}							\
-	__ok;							\
-})
+#define sv_wait_for(cond) scif_kt_wait_for_ms(cond, SV_WAIT_MS)
 
 static int sv_init(struct kunit *test)
 {
