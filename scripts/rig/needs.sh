@@ -5,7 +5,7 @@
 # Words (any number of "# needs:" lines, words separated by blanks):
 #   nodes=N topology=T mem=MB smp=N ntb-winmem=MB ntb-xlat=MB
 #   ntb-winmem-as-ram net
-#   kill-node=I after=S after-ready=S restart-after=S
+#   kill-node=I after=S after-ready=S restart-after=S kill-every=S
 #                 the cluster options of the same names (nodes is -n)
 #   own-boot      the test boots its guests itself (or runs commands on
 #                 the host around its boot): it never shares a boot
@@ -29,7 +29,7 @@ scif_needs_args() {
 		case "$w" in
 		nodes=*) printf '%s\n' -n "$val" ;;
 		topology=* | mem=* | smp=* | ntb-winmem=* | ntb-xlat=* | kill-node=* | after=* | \
-		after-ready=* | restart-after=*)
+		after-ready=* | restart-after=* | kill-every=*)
 			printf '%s\n' "--$key" "$val" ;;
 		ntb-winmem-as-ram | net) printf '%s\n' "--$w" ;;
 		own-boot | host) ;;
@@ -47,7 +47,8 @@ scif_needs_shareable() {
 
 	for w in "$@"; do
 		case "$w" in
-		own-boot | host | kill-node=* | after=* | after-ready=* | restart-after=*)
+		own-boot | host | kill-node=* | after=* | after-ready=* | restart-after=* | \
+		kill-every=*)
 			return 1 ;;
 		nodes=*) nodes=1 ;;
 		esac

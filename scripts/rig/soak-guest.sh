@@ -2,22 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 # One node of the soak (scripts/rig/soak; Documentation/security.rst):
 #
-#   sh ./soak-guest.sh END FAULT_PERIOD
+#   sh ./soak-guest.sh END FAULT_PERIOD KILL_EVERY
 #
 # END is the wall-clock time (seconds since the epoch) at which the load
 # stops on every node, a restarted one included; FAULT_PERIOD the seconds
-# between two faults of this node's kind. The load is scif-soak on port
+# between two faults of this node's kind; KILL_EVERY how long after
+# @@SCIF-READY the host kills node 3. The load is scif-soak on port
 # 4300 against every other node. Faults by node index:
 #   1  link flaps: scif_ntb unloaded and loaded again (odd flaps), or the
 #      NTB driver under it (even flaps)
 #   2  allocation failures: for 5 s, 2 % of the allocations made by scif
 #      and scif_ntb fail (fault_inject.sh)
-#   3  is killed and booted again by the host (the cluster's --kill-node):
-#      it prints @@SCIF-READY once its load runs
+#   3  is killed and booted again by the host (the cluster's --kill-node
+#      and --kill-every): it prints @@SCIF-READY once its load runs, and
+#      after a reboot only when the next kill leaves 90 s of load after it
 # Prints @@SOAK-MEM lines (MemAvailable and Slab before and after, in kB),
 # one @@SOAK-FAULT line per fault and scif-soak's @@SOAK summary.
 end=$1
 period=$2
+kill_every=$3
 . ./fault_inject.sh
 
 mem() {
@@ -83,7 +86,10 @@ left=$((end - $(date +%s)))
 [ "$left" -gt 10 ] || end=$(($(date +%s) + 10))
 scif-soak 4300 "@$end" &
 load=$!
-[ "$SCIF_NODE_INDEX" != 3 ] || echo "@@SCIF-READY"
+if [ "$SCIF_NODE_INDEX" = 3 ] &&
+   { [ "${SCIF_RESTARTED:-0}" = 0 ] || [ "$left" -gt $((kill_every + 90)) ]; }; then
+	echo "@@SCIF-READY"
+fi
 k=1
 # no fault in the last 20 s: the last connections end undisturbed
 while sleep "$period" && [ $(($(date +%s) + 20)) -lt "$end" ]; do
