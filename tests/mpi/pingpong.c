@@ -10,9 +10,10 @@
  * at the warm-up's pace, within [min_iters, max_iters], and tells rank 1.
  * Every timed round trip is clocked on its own (MPI_Wtime), so rank 0
  * prints, per size, the median and the mean round trip in microseconds
- * and the ping-pong bandwidth in MB/s (10^6 bytes/s): 2 x size x
- * iterations / the sum of the round trips, the bytes that crossed in
- * either direction per second.
+ * and the ping-pong bandwidth in MB/s (10^6 bytes/s), the bytes that
+ * crossed in either direction per second: 2 x size / the median round
+ * trip, which a stall of the host in a few iterations does not move, and
+ * 2 x size x iterations / the sum of the round trips (the mean).
  *
  * The first and the last timed iteration go through buffers of their own
  * on both ranks, cleared before the clock starts and checked after it
@@ -64,7 +65,7 @@ static void one_size(int rank, struct pp_bufs *b, size_t n, int tag,
 		     double *times)
 {
 	int warm = n <= 65536 ? 10 : 2, iters;
-	double t, sum = 0;
+	double t, med, sum = 0;
 	char what[64];
 
 	if (rank == 0)
@@ -101,8 +102,9 @@ static void one_size(int rank, struct pp_bufs *b, size_t n, int tag,
 	if (rank != 0)
 		return;
 	qsort(times, (size_t)iters, sizeof(*times), cmp_double);
-	printf("pingpong %8zu %7d %12.2f %12.2f %10.2f\n", n, iters,
-	       times[iters / 2] * 1e6, sum / iters * 1e6,
+	med = (times[(iters - 1) / 2] + times[iters / 2]) / 2;
+	printf("pingpong %8zu %7d %12.2f %12.2f %10.2f %10.2f\n", n, iters,
+	       med * 1e6, sum / iters * 1e6, 2.0 * (double)n / med / 1e6,
 	       2.0 * (double)n * iters / sum / 1e6);
 	fflush(stdout);
 }
@@ -121,9 +123,9 @@ void pingpong_tests(int rank, double budget, int min_iters, int max_iters)
 	if (rank == 0) {
 		printf("pingpong: rank 0 <-> rank 1, blocking MPI_Send/MPI_Recv\n");
 		printf("pingpong: round trip in us (median, mean)\n");
-		printf("pingpong: MB/s = 2 x bytes x iterations / time\n");
-		printf("pingpong %8s %7s %12s %12s %10s\n", "bytes", "iters",
-		       "rtt_median", "rtt_mean", "MB/s");
+		printf("pingpong: MB/s = 2 x bytes / round trip (median, mean)\n");
+		printf("pingpong %8s %7s %12s %12s %10s %10s\n", "bytes",
+		       "iters", "rtt_median", "rtt_mean", "MB/s", "MB/s_mean");
 		fflush(stdout);
 	}
 	for (size_t k = 0; k < ARRAY_SIZE(pp_sizes); k++)
