@@ -82,12 +82,12 @@ pp() {
 rc=0
 echo "@@STEP MPISCIF"
 pp @@MPISCIF --mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include scif \
-	--mca btl self -x FI_PROVIDER=scif || rc=1
+	--mca btl self --mca osc pt2pt -x FI_PROVIDER=scif || rc=1
 echo "@@STEP MPITCP"
 pp @@MPITCP --mca pml ob1 --mca btl self,tcp \
 	--mca btl_tcp_if_include 10.0.0.0/24 || rc=1
 echo "@@STEP MPIOFITCP"
 pp @@MPIOFITCP --mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include tcp \
-	--mca btl self -x FI_PROVIDER=tcp -x FI_TCP_IFACE=eth0 || rc=1
+	--mca btl self --mca osc pt2pt -x FI_PROVIDER=tcp -x FI_TCP_IFACE=eth0 || rc=1
 rig-rsh 10.0.0.2 "echo $rc >/tmp/mpi-done.$r" || rc=1
 exit "$rc"
