@@ -153,6 +153,23 @@ def loopback(lines):
     return t
 
 
+def mpi(lines):
+    """mpi-check pingpong rows: size -> dict(iters, rtt (median round trip,
+    us), rtt_mean, mbs (2 x size / median round trip, MB/s), mbs_mean)."""
+    t = {}
+    for l in lines or []:
+        m = re.match(r"^pingpong\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)"
+                     r"\s+([\d.]+)\s+([\d.]+)\s*$", l)
+        if m:
+            t[int(m.group(1))] = dict(iters=int(m.group(2)), rtt=float(m.group(3)),
+                                      rtt_mean=float(m.group(4)), mbs=float(m.group(5)),
+                                      mbs_mean=float(m.group(6)))
+    return t
+
+
+MPI_WAYS = (("MPISCIF", "scif"), ("MPITCP", "tcp"), ("MPIOFITCP", "ofi_tcp"))
+
+
 def measure(tg):
     """Every figure of one pair of measurements (tagged lines by tag)."""
     m = {}
@@ -171,4 +188,5 @@ def measure(tg):
     m["lbbw"] = rma(tg.get("LBRMA"))[0]
     m["sxbw"] = rma(tg.get("SXRMA"))[0]
     m["copy_at"] = {c[0]: c for c in m["copy"]}
+    m["mpi"] = {name: mpi(tg.get(tag)) for tag, name in MPI_WAYS}
     return m

@@ -3,7 +3,8 @@
 # Debian's Open MPI (cm PML, ofi MTL, libfabric's scif provider) across
 # 2 guests of the emulated NTB, one rank per guest, launched without ssh
 # (rig-rsh over the rig's virtual LAN): the point-to-point and collective
-# parts of tests/mpi/'s test program in one job, data checked by every rank.
+# parts of tests/mpi/'s test program and a short ping-pong (ranks 0 and 1)
+# in one job, data checked by every rank.
 # tests/e2e/guest/mpi.sh runs them; tests/e2e/mpi4.t on 4 guests.
 # needs: nodes=2 mem=512 net
 top=$(cd "$(dirname "$0")/../.." && pwd)

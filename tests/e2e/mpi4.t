@@ -3,7 +3,8 @@
 # Debian's Open MPI (cm PML, ofi MTL, libfabric's scif provider) across
 # 4 guests of the emulated NTB, one rank per guest, launched without ssh
 # (rig-rsh over the rig's virtual LAN): the point-to-point and collective
-# parts of tests/mpi/'s test program in one job, data checked by every rank.
+# parts of tests/mpi/'s test program and a short ping-pong (ranks 0 and 1)
+# in one job, data checked by every rank.
 # tests/e2e/guest/mpi.sh runs them; tests/e2e/mpi2.t on 2 guests.
 # needs: nodes=4 mem=512 smp=1 net
 top=$(cd "$(dirname "$0")/../.." && pwd)

@@ -45,8 +45,14 @@ void phase(const char *name, const char *part, int rank);
  */
 int report(const char *name, int rank);
 
-/* The two parts of the test program. */
+/* The parts of the test program. */
 void p2p_tests(int rank, int size);
 void coll_tests(int rank, int size);
+/*
+ * Ping-pong between ranks 0 and 1 over sizes 8 B .. 4 MiB, each size
+ * timed for about @budget seconds in [@min_iters, @max_iters] iterations
+ * (@min_iters at least 2); rank 0 prints one "pingpong" row per size.
+ */
+void pingpong_tests(int rank, double budget, int min_iters, int max_iters);
 
 #endif /* SCIF_MPI_CHECK_H */

@@ -64,7 +64,7 @@ timeout 240 mpirun -np "$n" --hostfile hosts --map-by node \
 cat mpi-check.out
 echo "mpirun took $(($(date +%s) - t0)) s"
 # rank 0's summaries of every rank's checks, one per part
-for part in p2p coll; do
+for part in p2p coll pingpong; do
 	grep -Eq "^$part: [1-9][0-9]* checks, 0 failed" mpi-check.out ||
 		{ echo "$part: no passing summary"; rc=1; }
 done
