@@ -65,7 +65,7 @@ static void one_size(int rank, struct pp_bufs *b, size_t n, int tag,
 		     double *times)
 {
 	int warm = n <= 65536 ? 10 : 2, iters;
-	double t, med, sum = 0;
+	double t, want, med, sum = 0;
 	char what[64];
 
 	if (rank == 0)
@@ -76,12 +76,19 @@ static void one_size(int rank, struct pp_bufs *b, size_t n, int tag,
 	for (int k = 0; k < warm; k++)
 		round_trip(rank, b->out, b->in[1], n, tag);
 	t = (MPI_Wtime() - t) / warm;
-	iters = t > 0 ? (int)(budget / t) : max_iters;
-	if (iters < min_iters)
-		iters = min_iters;
-	if (iters > max_iters)
-		iters = max_iters;
-	MPI_Bcast(&iters, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	/* clamped as a double: budget / t may not fit an int */
+	want = t > 0 ? budget / t : max_iters;
+	if (want < min_iters)
+		want = min_iters;
+	if (want > max_iters)
+		want = max_iters;
+	iters = (int)want;
+	/* rank 0's count; only ranks 0 and 1 are here, so no collective */
+	if (rank == 0)
+		MPI_Send(&iters, 1, MPI_INT, 1, tag, MPI_COMM_WORLD);
+	else
+		MPI_Recv(&iters, 1, MPI_INT, 0, tag, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
 
 	memset(b->in[0], 0xa5, n);
 	memset(b->in[2], 0x5a, n);
