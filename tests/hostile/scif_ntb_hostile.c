@@ -117,6 +117,7 @@ struct hs_offer {
  * @offers: mapped-stream memory the victim offered in its ACCEPTs
  * @noffers: entries at @offers; emptied at each new session
  * @offers_seen: offers learned in all sessions
+ * @opens: well-formed connection requests offering @shm (hs_open_stream())
  * @calm: in this session, nothing of ours gave the victim a reason to reset
  *	  the link (no impossible index)
  * @thread: the attacker
@@ -127,7 +128,7 @@ struct hs_offer {
  * @storms: doorbell storms
  * @flaps: link flaps
  * @shm_lies: writes of lying indices or garbage into the victim's stream
- *	      memory
+ *	      memory, or of lying indices into our own control block
  * @buf: the message being written
  * @done: the attack ended (success or not)
  */
@@ -158,6 +159,7 @@ struct hs_dev {
 	struct hs_offer offers[HS_IDS];
 	int noffers;
 	unsigned int offers_seen;
+	unsigned int opens;
 	bool calm;
 	struct task_struct *thread;
 	u64 sent;
@@ -591,7 +593,16 @@ static int hs_shm_lie(struct hs_dev *hs, u8 *buf)
 	    o->ctl >= hs->win_size ||
 	    hs->win_size - o->ctl < sizeof(struct scif_wire_shm_ctl))
 		return -1;
-	switch (hs_rand(hs, 4)) {
+	switch (hs_rand(hs, 5)) {
+	case 4:
+		/*
+		 * Our own control block, which the victim reads before it
+		 * writes into our ring: where we claim to have read to.
+		 */
+		WRITE_ONCE(((u32 *)(hs->shm + HS_SHM_RING))[hs_rand(hs, 4)],
+			   hs_rand(hs, 2) ? hs_rand(hs, 2 * HS_SHM_RING) :
+			   (u32)hs_boundary(hs, 32));
+		break;
 	case 0:
 	case 1:
 		/* written, consumed, rx_event or tx_event */
@@ -672,6 +683,44 @@ static bool hs_write(struct hs_dev *hs, const u8 *buf, size_t len, u16 hlen)
 	return true;
 }
 
+/*
+ * Open a mapped stream with the victim as a genuine peer would: a
+ * well-formed CONNREQ for its listener, offering our ring, then a wait of
+ * up to half a second for the ACCEPT that offers the victim's own
+ * (hs_consume() learns it). Random requests almost never get that far:
+ * the link seldom stays up from the request to the victim's accept.
+ */
+static void hs_open_stream(struct hs_dev *hs, u8 *buf)
+{
+	struct scif_wire_msg *m = (void *)buf;
+	struct scif_wire_shm offer = {
+		.ring = cpu_to_le64(hs->shm_dma),
+		.ctl = cpu_to_le64(hs->shm_dma + HS_SHM_RING),
+		.page_shift = PAGE_SHIFT,
+	};
+	unsigned long end = jiffies + msecs_to_jiffies(500);
+	int before = hs->noffers;
+
+	memset(m, 0, sizeof(*m));
+	m->version = SCIF_WIRE_VERSION;
+	m->type = SCIF_MSG_CONNREQ;
+	m->src_ep = cpu_to_le64(0x100000000ULL | hs_rand(hs, 8));
+	m->src_port = cpu_to_le16(4000 + hs_rand(hs, 8));
+	m->dst_port = cpu_to_le16(target_port);
+	m->arg = cpu_to_le32(HS_SHM_RING);
+	/* A connect number of its own, so that no earlier attempt matches. */
+	m->seq = cpu_to_le32(++hs->opens);
+	m->len = cpu_to_le16(sizeof(offer));
+	memcpy(buf + sizeof(*m), &offer, sizeof(offer));
+	if (!hs_write(hs, buf, sizeof(offer), sizeof(offer)))
+		return;
+	while (hs->noffers == before && time_before(jiffies, end) &&
+	       !kthread_should_stop()) {
+		usleep_range(1000, 2000);
+		hs_consume(hs);
+	}
+}
+
 /* Something the ring protocol forbids; the victim must reset the link. */
 static void hs_break_framing(struct hs_dev *hs)
 {
@@ -722,6 +771,10 @@ static int hs_attack(void *arg)
 				break;
 			}
 			need_session = false;
+			/* A quarter of the sessions carry a mapped stream. */
+			if (stream_lies && !hs->xlat && hs->shm &&
+			    !hs_rand(hs, 4))
+				hs_open_stream(hs, buf);
 		}
 		r = hs_rand(hs, 1000);
 		if (r < 3) {
@@ -772,9 +825,10 @@ static int hs_attack(void *arg)
 			pr_info("scif_ntb_hostile: %llu messages\n", hs->sent);
 		cond_resched();
 	}
-	pr_info("scif_ntb_hostile: done: %llu messages, %u sessions, %u impossible indices, %u scratchpad junk, %u doorbell storms, %u link flaps, %u stream offers, %u stream lies\n",
+	pr_info("scif_ntb_hostile: done: %llu messages, %u sessions, %u impossible indices, %u scratchpad junk, %u doorbell storms, %u link flaps, %u streams opened, %u stream offers, %u stream lies\n",
 		hs->sent, hs->sessions, hs->garbage_idx, hs->spad_junk,
-		hs->storms, hs->flaps, hs->offers_seen, hs->shm_lies);
+		hs->storms, hs->flaps, hs->opens, hs->offers_seen,
+		hs->shm_lies);
 	/* Leave: the victim takes the link down. */
 	hs_put(hs, SCIF_NTB_SPAD_NONCE, 0);
 	hs_put(hs, SCIF_NTB_SPAD_MAGIC, 0);

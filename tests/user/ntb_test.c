@@ -205,8 +205,16 @@ static int serve(__u16 port, int conns)
 	printf("serving port %u\n", port);
 	fflush(stdout);
 	for (i = 0; !conns || i < conns; i++) {
-		if (scif_accept(l, &peer, &epd, SCIF_ACCEPT_SYNC) < 0)
+		if (scif_accept(l, &peer, &epd, SCIF_ACCEPT_SYNC) < 0) {
+			/*
+			 * Serving forever (a target for a hostile peer): a
+			 * request whose node went away, or that we had no
+			 * memory for, fails alone; the listener goes on.
+			 */
+			if (!conns && errno != EBADF && errno != EINVAL)
+				continue;
 			die("scif_accept");
+		}
 		if (pthread_create(&t[conns ? i : 0], NULL, serve_thread,
 				   (void *)(long)epd))
 			die("pthread_create");

@@ -60,6 +60,13 @@ if [ "$sent" != "$msgs" ]; then
 	short=1
 fi
 echo "hostile: attack took about $t s"
+# Asked to lie in mapped streams over a direct link: it must have. (A
+# translated link maps no stream memory: there are none to lie in.)
+lied=$(echo "$line" | sed -n 's/.* \([0-9]*\) stream lies.*/\1/p')
+if [ "$lies" = 1 ] && [ "${SCIF_NTB_MW:-0}" = 0 ] && [ "${lied:-0}" = 0 ]; then
+	echo "hostile: no mapped stream was opened to lie in"
+	short=1
+fi
 rmmod scif_ntb_hostile
 modprobe scif_ntb
 scif-ntb-test nodes 2 120
