@@ -22,12 +22,15 @@ int sfi_tx_rma_run(struct sfi_conn *c, struct sfi_tx *tx)
 
 	if (!tx->len)
 		return 0;
+	/* Local buffers stay pinned between calls (see sfi_rv_fetch()). */
 	if (tx->kind == SFI_TX_READ)
 		r = scif_vreadfrom(c->epd, (void *)tx->buf, tx->len,
-				   (off_t)tx->roff, SCIF_RMA_SYNC);
+				   (off_t)tx->roff,
+				   SCIF_RMA_SYNC | SCIF_RMA_USECACHE);
 	else
 		r = scif_vwriteto(c->epd, (void *)tx->buf, tx->len,
-				  (off_t)tx->roff, SCIF_RMA_SYNC);
+				  (off_t)tx->roff,
+				  SCIF_RMA_SYNC | SCIF_RMA_USECACHE);
 	return r < 0 ? -errno : 0;
 }
 

@@ -37,8 +37,13 @@ int sfi_rv_fetch(struct sfi_conn *c, const struct sfi_hdr *h, void *buf,
 
 	if (c->state != SFI_OPEN)
 		return -FI_ECONNRESET;
+	/*
+	 * USECACHE: an MPI program receives into the same buffers again and
+	 * again; the kernel keeps them pinned between calls and drops a pin
+	 * as soon as the mapping under it changes.
+	 */
 	if (len && scif_vreadfrom(c->epd, buf, len, (off_t)h->roff,
-				  SCIF_RMA_SYNC) < 0)
+				  SCIF_RMA_SYNC | SCIF_RMA_USECACHE) < 0)
 		err = -errno;
 	memset(&fin, 0, sizeof(fin));
 	fin.op = SFI_OP_FIN;
