@@ -62,6 +62,25 @@ enum scif_ntb_spad {
 	SCIF_NTB_SPAD_ACK,
 };
 
+/**
+ * scif_ntb_spad_slot() - first scratchpad of the handshake words of a port
+ * @npeers: peer ports of the NTB
+ * @port: the port number of the side that writes the words
+ *
+ * On an NTB with one peer each side's words are at index 0 of the other
+ * side's scratchpads, whatever the port numbers (two-port NTBs often have
+ * only %SCIF_NTB_SPADS scratchpads, or report the same port on both
+ * sides). On a multi-port NTB the peers share each port's scratchpads:
+ * every writer has its own slot there.
+ *
+ * Return: the index of word 0 (&enum scif_ntb_spad) in the reader's
+ * scratchpads.
+ */
+static inline int scif_ntb_spad_slot(int npeers, int port)
+{
+	return npeers == 1 ? 0 : port * SCIF_NTB_SPADS;
+}
+
 /*
  * The second acknowledgment of the peer's nonce (always odd, never 1):
  * our window is open for the peer.

@@ -313,15 +313,13 @@ int scif_ntb_words_setup(struct scif_ntb_dev *nd)
 	INIT_DELAYED_WORK(&nd->msg_work, scif_ntb_msg_work);
 	for (i = 0; i < nd->npeers; i++)
 		top = max(top, nd->peers[i].port);
-	need = nd->npeers == 1 ? SCIF_NTB_SPADS : (top + 1) * SCIF_NTB_SPADS;
+	need = scif_ntb_spad_slot(nd->npeers, top) + SCIF_NTB_SPADS;
 	if (ntb_spad_count(ntb) >= need) {
 		for (i = 0; i < nd->npeers; i++) {
 			struct scif_ntb_peer *p = &nd->peers[i];
 
-			p->spad_out = nd->npeers == 1 ? 0 :
-				      nd->port * SCIF_NTB_SPADS;
-			p->spad_in = nd->npeers == 1 ? 0 :
-				     p->port * SCIF_NTB_SPADS;
+			p->spad_out = scif_ntb_spad_slot(nd->npeers, nd->port);
+			p->spad_in = scif_ntb_spad_slot(nd->npeers, p->port);
 		}
 		return 0;
 	}
