@@ -2,14 +2,16 @@
 /*
  * scif_ntb_hostile: a hostile SCIF peer on the emulated NTB, for testing
  * only. Loaded on one guest instead of scif_ntb, it speaks scif_ntb's
- * scratchpad handshake (drivers/scif/ntb/scif_ntb.h) well enough for the
- * victim on the other side of the NTB to bring the link up, then writes
- * random and mutated wire messages into the victim's ring, framing it
- * cannot follow, impossible indices, random scratchpad values, doorbell
- * storms and link flaps. Each time the victim resets the link, the
- * handshake is done again and the attack goes on, until @msgs messages
- * were written. The victim must stay up, reset the link on impossible ring
- * state, rate-limit its complaints and leak nothing.
+ * scratchpad handshake (drivers/scif/ntb/scif_ntb.h; on an NTB with one
+ * peer, which is the only kind it binds, both sides' words are at
+ * scif_ntb_spad_slot() 0) well enough for the victim on the other side of
+ * the NTB to bring the link up, then writes random and mutated wire
+ * messages into the victim's ring, framing it cannot follow, impossible
+ * indices, random scratchpad values, doorbell storms and link flaps.
+ * Each time the victim resets the link, the handshake is done again and
+ * the attack goes on, until @msgs messages were written. The victim must
+ * stay up, reset the link on impossible ring state, rate-limit its
+ * complaints and leak nothing.
  *
  * The end is reported as one line in the kernel log:
  * "scif_ntb_hostile: done: N messages, ...".
@@ -90,6 +92,8 @@ struct hs_offer {
  * @ntb: the NTB
  * @port: our port
  * @vport: the victim's port
+ * @spad_out: first of the victim's scratchpads our words go to
+ * @spad_in: first of ours the victim's words come into
  * @region: our region, which the victim writes (its ring to us); allocated
  *	    at the first link-up, in the window's mode
  * @region_dma: its bus address
@@ -135,6 +139,8 @@ struct hs_dev {
 	struct ntb_dev *ntb;
 	int port;
 	int vport;
+	int spad_out;
+	int spad_in;
 	void *region;
 	dma_addr_t region_dma;
 	size_t region_bytes;
@@ -215,13 +221,13 @@ static u32 hs_junk(struct hs_dev *hs, int idx)
 /* Our scratchpad word @idx, in the victim's scratchpads. */
 static void hs_put(struct hs_dev *hs, int idx, u32 val)
 {
-	ntb_peer_spad_write(hs->ntb, 0, hs->port * SCIF_NTB_SPADS + idx, val);
+	ntb_peer_spad_write(hs->ntb, 0, hs->spad_out + idx, val);
 }
 
 /* The victim's word @idx, in our scratchpads. */
 static u32 hs_get(struct hs_dev *hs, int idx)
 {
-	return ntb_spad_read(hs->ntb, hs->vport * SCIF_NTB_SPADS + idx);
+	return ntb_spad_read(hs->ntb, hs->spad_in + idx);
 }
 
 static void hs_publish(struct hs_dev *hs)
@@ -799,11 +805,18 @@ static int hs_probe(struct ntb_client *client, struct ntb_dev *ntb)
 	hs->port = ntb_port_number(ntb);
 	hs->vport = ntb_peer_port_number(ntb, 0);
 	prandom_seed_state(&hs->rnd, seed);
+	hs->spad_out = scif_ntb_spad_slot(1, hs->port);
+	hs->spad_in = scif_ntb_spad_slot(1, hs->vport);
 	ret = -ENODEV;
-	if (hs->port < 0 || hs->vport < 0 ||
-	    (max(hs->port, hs->vport) + 1) * SCIF_NTB_SPADS >
-	    ntb_spad_count(ntb))
+	if (hs->port < 0 || hs->vport < 0)
 		goto free;
+	if (max(hs->spad_out, hs->spad_in) + SCIF_NTB_SPADS >
+	    ntb_spad_count(ntb)) {
+		dev_err(&ntb->dev, "refusing: the hostile peer needs %d scratchpads, the NTB has %d\n",
+			max(hs->spad_out, hs->spad_in) + SCIF_NTB_SPADS,
+			ntb_spad_count(ntb));
+		goto free;
+	}
 	if (ntb_peer_mw_get_addr(ntb, 0, &phys, &hs->win_size) ||
 	    !hs->win_size)
 		goto free;
