@@ -2,14 +2,17 @@
 /*
  * scif_ntb_hostile: a hostile SCIF peer on the emulated NTB, for testing
  * only. Loaded on one guest instead of scif_ntb, it speaks scif_ntb's
- * scratchpad handshake (drivers/scif/ntb/scif_ntb.h) well enough for the
- * victim on the other side of the NTB to bring the link up, then writes
- * random and mutated wire messages into the victim's ring, framing it
- * cannot follow, impossible indices, random scratchpad values, doorbell
- * storms and link flaps. Each time the victim resets the link, the
- * handshake is done again and the attack goes on, until @msgs messages
- * were written. The victim must stay up, reset the link on impossible ring
- * state, rate-limit its complaints and leak nothing.
+ * scratchpad handshake (drivers/scif/ntb/scif_ntb.h; on an NTB with one
+ * peer, which is the only kind it binds, both sides' words are at
+ * scif_ntb_spad_slot() 0; on an NTB without them, in message registers as
+ * scif_ntb_msg.c sends them) well enough for the victim on the other side
+ * of the NTB to bring the link up, then writes random and mutated wire
+ * messages into the victim's ring, framing it cannot follow, impossible
+ * indices, random scratchpad values, doorbell storms and link flaps.
+ * Each time the victim resets the link, the handshake is done again and
+ * the attack goes on, until @msgs messages were written. The victim must
+ * stay up, reset the link on impossible ring state, rate-limit its
+ * complaints and leak nothing.
  *
  * The end is reported as one line in the kernel log:
  * "scif_ntb_hostile: done: N messages, ...".
@@ -64,6 +67,10 @@ MODULE_PARM_DESC(stream_lies, "also lie in the memory of mapped streams the vict
 #define HS_SHM_BYTES	(HS_SHM_RING + PAGE_SIZE)
 /* How long to wait for the victim at any one step. */
 #define HS_WAIT_MS	20000
+/* How long a word in message registers may wait for the victim's room. */
+#define HS_MSG_WAIT_MS	1000
+/* Resend all our words this often while a handshake waits (messages). */
+#define HS_MSG_RESEND_MS	100
 
 /**
  * struct hs_offer - stream memory the victim offered us in an ACCEPT
@@ -90,6 +97,13 @@ struct hs_offer {
  * @ntb: the NTB
  * @port: our port
  * @vport: the victim's port
+ * @spad_out: first of the victim's scratchpads our words go to
+ * @spad_in: first of ours the victim's words come into
+ * @use_msg: the words travel in message registers (no scratchpads)
+ * @tx: with @use_msg, our words as last sent
+ * @rx: with @use_msg, the victim's words as last received
+ * @resent: with @use_msg, jiffies of the last resend of @tx
+ * @msg_lone: jiffies | 1 since a value message waits alone for its tag
  * @region: our region, which the victim writes (its ring to us); allocated
  *	    at the first link-up, in the window's mode
  * @region_dma: its bus address
@@ -136,6 +150,13 @@ struct hs_dev {
 	struct ntb_dev *ntb;
 	int port;
 	int vport;
+	int spad_out;
+	int spad_in;
+	bool use_msg;
+	u32 tx[SCIF_NTB_SPADS];
+	u32 rx[SCIF_NTB_SPADS];
+	unsigned long resent;
+	unsigned long msg_lone;
 	void *region;
 	dma_addr_t region_dma;
 	size_t region_bytes;
@@ -214,16 +235,149 @@ static u32 hs_junk(struct hs_dev *hs, int idx)
 	return v;
 }
 
-/* Our scratchpad word @idx, in the victim's scratchpads. */
-static void hs_put(struct hs_dev *hs, int idx, u32 val)
+/*
+ * Without enough scratchpads, the words travel as scif_ntb_msg.c sends
+ * them: the value in message register SCIF_NTB_MSG_DATA, then
+ * SCIF_NTB_MSG_MAGIC | index in SCIF_NTB_MSG_TAG. A write into a register
+ * the victim has not emptied fails (outbound status bit) and is tried
+ * again.
+ */
+
+/* The status bit of message register @m among the bits of @mask. */
+static u64 hs_msg_bit(u64 mask, int m)
 {
-	ntb_peer_spad_write(hs->ntb, 0, hs->port * SCIF_NTB_SPADS + idx, val);
+	while (m--)
+		mask &= mask - 1;
+	return mask & -mask;
 }
 
-/* The victim's word @idx, in our scratchpads. */
+/*
+ * Keep the victim's words that arrived whole. A lone tag is dropped, and
+ * so is a value whose tag has not come within %HS_MSG_RESEND_MS: the
+ * register would stay full for good (the victim resends its words).
+ */
+static void hs_msg_recv(struct hs_dev *hs)
+{
+	struct ntb_dev *ntb = hs->ntb;
+	u64 in = ntb_msg_inbits(ntb);
+	u64 data = hs_msg_bit(in, SCIF_NTB_MSG_DATA);
+	u64 tag = hs_msg_bit(in, SCIF_NTB_MSG_TAG);
+	int n, pidx;
+	u32 word, val;
+	u64 sts;
+
+	for (n = 0; n < 2 * SCIF_NTB_SPADS; n++) {
+		sts = ntb_msg_read_sts(ntb) & (data | tag);
+		if (sts == data) {
+			if (!hs->msg_lone) {
+				hs->msg_lone = jiffies | 1;
+			} else if (time_after(jiffies, hs->msg_lone +
+					      msecs_to_jiffies(HS_MSG_RESEND_MS))) {
+				ntb_msg_clear_sts(ntb, data);
+				hs->msg_lone = 0;
+			}
+			return;
+		}
+		hs->msg_lone = 0;
+		if (sts == tag)
+			ntb_msg_clear_sts(ntb, tag);
+		if (sts != (data | tag))
+			return;
+		word = ntb_msg_read(ntb, &pidx, SCIF_NTB_MSG_TAG);
+		val = ntb_msg_read(ntb, &pidx, SCIF_NTB_MSG_DATA);
+		ntb_msg_clear_sts(ntb, data | tag);
+		if ((word & ~0xffu) == SCIF_NTB_MSG_MAGIC &&
+		    (word & 0xff) < SCIF_NTB_SPADS)
+			hs->rx[word & 0xff] = val;
+	}
+}
+
+/* Write @msg into the victim's message register @midx; false if it stayed full. */
+static bool hs_msg_write(struct hs_dev *hs, int midx, u32 msg)
+{
+	struct ntb_dev *ntb = hs->ntb;
+	u64 out = ntb_msg_outbits(ntb);
+	unsigned long end = jiffies + msecs_to_jiffies(HS_MSG_WAIT_MS);
+
+	for (;;) {
+		ntb_msg_clear_sts(ntb, out);
+		ntb_peer_msg_write(ntb, 0, midx, msg);
+		if (!(ntb_msg_read_sts(ntb) & out))
+			return true;
+		hs_msg_recv(hs);
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(200, 500);
+	}
+}
+
+/* Our word @idx, into the victim's scratchpads or message registers. */
+static void hs_put(struct hs_dev *hs, int idx, u32 val)
+{
+	if (!hs->use_msg) {
+		ntb_peer_spad_write(hs->ntb, 0, hs->spad_out + idx, val);
+		return;
+	}
+	hs->tx[idx] = val;
+	if (hs_msg_write(hs, SCIF_NTB_MSG_DATA, val))
+		hs_msg_write(hs, SCIF_NTB_MSG_TAG, SCIF_NTB_MSG_MAGIC | idx);
+}
+
+/* The victim's word @idx, from our scratchpads or as last received. */
 static u32 hs_get(struct hs_dev *hs, int idx)
 {
-	return ntb_spad_read(hs->ntb, hs->vport * SCIF_NTB_SPADS + idx);
+	if (!hs->use_msg)
+		return ntb_spad_read(hs->ntb, hs->spad_in + idx);
+	hs_msg_recv(hs);
+	return hs->rx[idx];
+}
+
+/*
+ * While a handshake waits, send all our words again now and then, in
+ * scif_ntb's order (the nonce last): a victim that restarted, or whose
+ * registers were reset with a word in flight, learns them again.
+ */
+static void hs_msg_resend(struct hs_dev *hs)
+{
+	static const u8 order[] = {
+		SCIF_NTB_SPAD_MAGIC, SCIF_NTB_SPAD_CAPS, SCIF_NTB_SPAD_NODE,
+		SCIF_NTB_SPAD_ADDR_LO, SCIF_NTB_SPAD_ADDR_HI,
+		SCIF_NTB_SPAD_SIZE, SCIF_NTB_SPAD_ACK, SCIF_NTB_SPAD_NONCE,
+	};
+	int i;
+
+	if (!hs->use_msg || time_before(jiffies, hs->resent +
+					 msecs_to_jiffies(HS_MSG_RESEND_MS)))
+		return;
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		hs_put(hs, order[i], hs->tx[order[i]]);
+	hs->resent = jiffies;
+}
+
+/*
+ * Junk of the message form: a tag with a wrong magic or an impossible
+ * index after its value, a tag alone, or a value alone (which keeps the
+ * victim's register full until it drops it).
+ */
+static void hs_msg_junk(struct hs_dev *hs)
+{
+	u32 tag = SCIF_NTB_MSG_MAGIC | (SCIF_NTB_SPADS + hs_rand(hs, 248));
+
+	switch (hs_rand(hs, 4)) {
+	case 0:
+		tag = (u32)hs_rand64(hs) | SCIF_NTB_SPAD_NONCE;
+		fallthrough;
+	case 1:
+		if (hs_msg_write(hs, SCIF_NTB_MSG_DATA, hs_rand64(hs)))
+			hs_msg_write(hs, SCIF_NTB_MSG_TAG, tag);
+		break;
+	case 2:
+		hs_msg_write(hs, SCIF_NTB_MSG_TAG,
+			     SCIF_NTB_MSG_MAGIC | SCIF_NTB_SPAD_NONCE);
+		break;
+	default:
+		hs_msg_write(hs, SCIF_NTB_MSG_DATA, hs_rand64(hs));
+	}
 }
 
 static void hs_publish(struct hs_dev *hs)
@@ -320,6 +474,7 @@ static int hs_session(struct hs_dev *hs)
 	while (!kthread_should_stop()) {
 		if (time_after(jiffies, end))
 			return -ETIMEDOUT;
+		hs_msg_resend(hs);
 		vn = hs_get(hs, SCIF_NTB_SPAD_NONCE);
 		if (!vn || hs_get(hs, SCIF_NTB_SPAD_MAGIC) !=
 			   (SCIF_NTB_MAGIC | SCIF_NTB_VERSION)) {
@@ -784,9 +939,12 @@ static int hs_attack(void *arg)
 			continue;
 		}
 		if (r < 6) {
-			/* A random value in one of our scratchpad words. */
+			/* A random value in one of our words, or a bad message. */
 			i = hs_rand(hs, SCIF_NTB_SPADS);
-			hs_put(hs, i, hs_junk(hs, i));
+			if (hs->use_msg && hs_rand(hs, 2))
+				hs_msg_junk(hs);
+			else
+				hs_put(hs, i, hs_junk(hs, i));
 			hs->spad_junk++;
 			need_session = true;
 			msleep(20);
@@ -853,11 +1011,22 @@ static int hs_probe(struct ntb_client *client, struct ntb_dev *ntb)
 	hs->port = ntb_port_number(ntb);
 	hs->vport = ntb_peer_port_number(ntb, 0);
 	prandom_seed_state(&hs->rnd, seed);
+	hs->spad_out = scif_ntb_spad_slot(1, hs->port);
+	hs->spad_in = scif_ntb_spad_slot(1, hs->vport);
 	ret = -ENODEV;
-	if (hs->port < 0 || hs->vport < 0 ||
-	    (max(hs->port, hs->vport) + 1) * SCIF_NTB_SPADS >
-	    ntb_spad_count(ntb))
+	if (hs->port < 0 || hs->vport < 0)
 		goto free;
+	if (max(hs->spad_out, hs->spad_in) + SCIF_NTB_SPADS >
+	    ntb_spad_count(ntb)) {
+		hs->use_msg = true;
+		if (ntb_msg_count(ntb) <= SCIF_NTB_MSG_TAG) {
+			dev_err(&ntb->dev, "refusing: the hostile peer needs %d scratchpads or %d message registers, the NTB has %d and %d\n",
+				max(hs->spad_out, hs->spad_in) + SCIF_NTB_SPADS,
+				SCIF_NTB_MSG_TAG + 1, ntb_spad_count(ntb),
+				ntb_msg_count(ntb));
+			goto free;
+		}
+	}
 	if (ntb_peer_mw_get_addr(ntb, 0, &phys, &hs->win_size) ||
 	    !hs->win_size)
 		goto free;
@@ -872,8 +1041,9 @@ static int hs_probe(struct ntb_client *client, struct ntb_dev *ntb)
 		ret = PTR_ERR(hs->thread);
 		goto clear;
 	}
-	dev_info(&ntb->dev, "hostile SCIF peer on port %d against port %d: %lu messages, seed %u\n",
-		 hs->port, hs->vport, msgs, seed);
+	dev_info(&ntb->dev, "hostile SCIF peer on port %d against port %d: %lu messages, seed %u, handshake in %s\n",
+		 hs->port, hs->vport, msgs, seed,
+		 hs->use_msg ? "message registers" : "scratchpads");
 	return 0;
 clear:
 	hs_the = NULL;

@@ -25,14 +25,18 @@
 
 #include "../core/scif_link.h"
 
-/* Link-up handshake in scratchpads: SCIF_NTB_SPADS words per sender port. */
+/*
+ * Link-up handshake: SCIF_NTB_SPADS words per sender port, in scratchpads
+ * or carried by message registers (scif_ntb_msg.c).
+ */
 #define SCIF_NTB_MAGIC		0x5c1f4e00u	/* low byte: protocol version */
 #define SCIF_NTB_VERSION	2
 #define SCIF_NTB_SPADS		8
 
 /**
- * enum scif_ntb_spad - scratchpads one side writes into its peer's, at
- *	index (own port number) * %SCIF_NTB_SPADS + the value below
+ * enum scif_ntb_spad - the handshake words one side gives its peer; in
+ *	scratchpads, word i is at index i of the peer's (on an NTB with
+ *	several peers: own port number times %SCIF_NTB_SPADS, plus i)
  * @SCIF_NTB_SPAD_MAGIC: %SCIF_NTB_MAGIC | %SCIF_NTB_VERSION; 0 when leaving
  * @SCIF_NTB_SPAD_CAPS: capability bits, &enum scif_ntb_caps
  * @SCIF_NTB_SPAD_NODE: the writer's SCIF node id
@@ -58,6 +62,25 @@ enum scif_ntb_spad {
 	SCIF_NTB_SPAD_ACK,
 };
 
+/**
+ * scif_ntb_spad_slot() - first scratchpad of the handshake words of a port
+ * @npeers: peer ports of the NTB
+ * @port: the port number of the side that writes the words
+ *
+ * On an NTB with one peer each side's words are at index 0 of the other
+ * side's scratchpads, whatever the port numbers (two-port NTBs often have
+ * only %SCIF_NTB_SPADS scratchpads, or report the same port on both
+ * sides). On a multi-port NTB the peers share each port's scratchpads:
+ * every writer has its own slot there.
+ *
+ * Return: the index of word 0 (&enum scif_ntb_spad) in the reader's
+ * scratchpads.
+ */
+static inline int scif_ntb_spad_slot(int npeers, int port)
+{
+	return npeers == 1 ? 0 : port * SCIF_NTB_SPADS;
+}
+
 /*
  * The second acknowledgment of the peer's nonce (always odd, never 1):
  * our window is open for the peer.
@@ -66,6 +89,40 @@ static inline u32 scif_ntb_ack_open(u32 nonce)
 {
 	return nonce & ~1u;
 }
+
+/*
+ * Handshake over message registers (NTBs without enough scratchpads, such
+ * as IDT switches): one word per two messages, the value in register
+ * SCIF_NTB_MSG_DATA, then SCIF_NTB_MSG_MAGIC | index in SCIF_NTB_MSG_TAG
+ * (scif_ntb_msg.c).
+ */
+#define SCIF_NTB_MSG_DATA	0
+#define SCIF_NTB_MSG_TAG	1
+#define SCIF_NTB_MSG_MAGIC	0x5c1f7a00u
+#define SCIF_NTB_MSGQ		32
+
+/**
+ * struct scif_ntb_words - the handshake words of one peer, when they travel
+ *	in message registers (scif_ntb_msg.c); under &scif_ntb_dev.msg_lock
+ * @rx: the peer's words as last received (what scratchpads would hold)
+ * @tx: our words as last published
+ * @q_idx: words queued for sending, oldest first: index ...
+ * @q_val: ... and the value it had when queued
+ * @q_head: first queued entry
+ * @q_len: entries queued
+ * @half: the data message of the first entry was delivered, its tag not
+ * @resent: jiffies of the last full resend of @tx
+ */
+struct scif_ntb_words {
+	u32 rx[SCIF_NTB_SPADS];
+	u32 tx[SCIF_NTB_SPADS];
+	u8 q_idx[SCIF_NTB_MSGQ];
+	u32 q_val[SCIF_NTB_MSGQ];
+	unsigned int q_head;
+	unsigned int q_len;
+	bool half;
+	unsigned long resent;
+};
 
 /**
  * enum scif_ntb_caps - capability bits of the handshake
@@ -206,6 +263,9 @@ struct scif_ntb_dev;
  * @dead: set (before the node is removed) when the link goes away, so
  *	  senders stop waiting; cleared under @lock when the link is up again
  * @db_peer: doorbell bit that reaches the peer, or 0 to rely on its polling
+ * @spad_out: first scratchpad of the peer's that our words go to
+ * @spad_in: first of ours that the peer's words come into
+ * @words: the handshake words, when they travel in message registers
  */
 struct scif_ntb_peer {
 	struct scif_ntb_dev *nd;
@@ -259,6 +319,9 @@ struct scif_ntb_peer {
 	struct delayed_work backlog_work;
 	bool dead;
 	u64 db_peer;
+	int spad_out;
+	int spad_in;
+	struct scif_ntb_words words;
 };
 
 /**
@@ -280,6 +343,12 @@ struct scif_ntb_peer {
  * @poll_timer: in polling mode, kicks every peer's receive work
  * @poll_ns: its period, 0 if doorbells are used
  * @removing: set at remove; no work is queued any more
+ * @use_msg: the handshake words travel in message registers, not
+ *	     scratchpads (scif_ntb_msg.c)
+ * @msg_lock: serialises the message registers and every peer's @words
+ * @msg_work: receives and sends handshake words in message registers
+ * @msg_lone: jiffies | 1 since one message register alone is full, else 0;
+ *	       under @msg_lock
  * @npeers: entries at @peers
  * @peers: one per peer port
  */
@@ -296,6 +365,10 @@ struct scif_ntb_dev {
 	struct hrtimer poll_timer;
 	u64 poll_ns;
 	bool removing;
+	bool use_msg;
+	struct mutex msg_lock;	/* message registers and &scif_ntb_words */
+	struct delayed_work msg_work;
+	unsigned long msg_lone;
 	int npeers;
 	struct scif_ntb_peer peers[];
 };
@@ -322,6 +395,15 @@ void scif_ntb_peer_init(struct scif_ntb_peer *p, struct scif_ntb_dev *nd,
 void scif_ntb_link_work(struct work_struct *work);
 void scif_ntb_peer_stop(struct scif_ntb_peer *p);
 void scif_ntb_peer_broken(struct scif_ntb_peer *p, const char *why);
+
+/* scif_ntb_msg.c */
+int scif_ntb_words_setup(struct scif_ntb_dev *nd);
+void scif_ntb_words_quiesce(struct scif_ntb_dev *nd);
+void scif_ntb_words_stop(struct scif_ntb_dev *nd);
+void scif_ntb_msg_event(void *ctx);
+void scif_ntb_word_put(struct scif_ntb_peer *p, int idx, u32 val);
+u32 scif_ntb_word_get(struct scif_ntb_peer *p, int idx);
+void scif_ntb_words_refresh(struct scif_ntb_peer *p);
 
 /* scif_ntb_window.c */
 int scif_ntb_mw_setup(struct scif_ntb_peer *p);

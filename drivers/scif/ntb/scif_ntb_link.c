@@ -5,10 +5,10 @@
  *
  * On NTB link up, each side chooses how its inbound window is to be opened
  * (direct or translated, scif_ntb_window.c), empties the ring it keeps for
- * the peer and writes into the peer's scratchpads (at its own port's
- * slot): magic and version, capabilities, node id, offset and size of that
- * ring in the window, and a fresh nonce. It then polls its own scratchpads
- * for the peer's words. The handshake has two acknowledgments:
+ * the peer and gives the peer its handshake words (in the peer's
+ * scratchpads, or by message registers: scif_ntb_msg.c): magic and version,
+ * capabilities, node id, offset and size of that ring in the window, and a
+ * fresh nonce. It then polls for the peer's words. The handshake has two acknowledgments:
  *
  * 1. A new nonce of the peer is acknowledged by writing it back, once
  *    everything of the peer's previous session is gone here.
@@ -73,17 +73,16 @@ static struct device *scif_ntb_dev(struct scif_ntb_peer *p)
 	return &p->nd->ntb->dev;
 }
 
-/* Write our handshake word @idx into the peer's scratchpads. */
+/* Publish our handshake word @idx (scif_ntb_msg.c: where it goes). */
 static void scif_ntb_put(struct scif_ntb_peer *p, int idx, u32 val)
 {
-	ntb_peer_spad_write(p->nd->ntb, p->pidx,
-			    p->nd->port * SCIF_NTB_SPADS + idx, val);
+	scif_ntb_word_put(p, idx, val);
 }
 
-/* Read the peer's handshake word @idx from our scratchpads. */
+/* The peer's handshake word @idx. */
 static u32 scif_ntb_get(struct scif_ntb_peer *p, int idx)
 {
-	return ntb_spad_read(p->nd->ntb, p->port * SCIF_NTB_SPADS + idx);
+	return scif_ntb_word_get(p, idx);
 }
 
 static void scif_ntb_publish(struct scif_ntb_peer *p)
@@ -362,6 +361,8 @@ static void scif_ntb_hs_work(struct work_struct *work)
 			scif_ntb_start(p);
 		goto out;
 	}
+	if (p->state == SCIF_NTB_HANDSHAKE || p->state == SCIF_NTB_UP)
+		scif_ntb_words_refresh(p);
 	if (p->state == SCIF_NTB_HANDSHAKE) {
 		scif_ntb_handshake(p);
 		next = p->stall_logged ? SCIF_NTB_LIVE_POLL_MS :

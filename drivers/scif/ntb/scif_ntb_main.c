@@ -3,9 +3,10 @@
  * SCIF over NTB: the ntb_client that binds every ntb_dev and joins its peer
  * ports to the default SCIF instance (Documentation/scif-ntb.rst).
  *
- * Probe checks what the links need from the hardware (scratchpads for the
- * handshake, an outbound window to every peer port) and refuses the device
- * with one log line when something is missing.
+ * Probe checks what the links need from the hardware (scratchpads or
+ * message registers for the handshake, scif_ntb_msg.c; an outbound window
+ * to every peer port) and refuses the device with one log line when
+ * something is missing.
  * Everything else happens per peer port, on link events
  * (scif_ntb_link.c), and in the rings (scif_ntb_ring.c).
  */
@@ -67,6 +68,15 @@ static int scif_ntb_register(struct scif_ntb_dev *nd)
 			want, SCIF_MAX_NODE_ID);
 		return -EINVAL;
 	}
+	/*
+	 * Drivers that leave port numbering to the NTB core with a topology
+	 * it has no number for (switchtec, pci-epf-ntb) report port 0 on
+	 * both sides: both hosts then take node id 0 and the handshake
+	 * refuses the peer. Say so now.
+	 */
+	if (node_id < 0 && nd->npeers == 1 && nd->peers[0].port == nd->port)
+		dev_warn(&nd->ntb->dev, "the peer reports port %d too: set node_id= to a different id on each host\n",
+			 nd->port);
 	nd->transport.name = dev_name(&nd->ntb->dev);
 	nd->transport.owner = THIS_MODULE;
 	ret = scif_transport_register(nd->si, &nd->transport);
@@ -110,6 +120,7 @@ static void scif_ntb_db_event(void *ctx, int vector)
 static const struct ntb_ctx_ops scif_ntb_ctx_ops = {
 	.link_event = scif_ntb_link_event,
 	.db_event = scif_ntb_db_event,
+	.msg_event = scif_ntb_msg_event,
 };
 
 static enum hrtimer_restart scif_ntb_poll(struct hrtimer *timer)
@@ -125,8 +136,8 @@ static enum hrtimer_restart scif_ntb_poll(struct hrtimer *timer)
 }
 
 /*
- * One peer port: scratchpads for its handshake and an outbound window to
- * it. Its ring region and the mapping of that window come at link-up
+ * One peer port: an outbound window to it (where its handshake words go is
+ * scif_ntb_words_setup()'s choice). Its ring region and the mapping of that window come at link-up
  * (scif_ntb_window.c), when the window's mode is known.
  */
 static int scif_ntb_peer_alloc(struct scif_ntb_dev *nd, int pidx)
@@ -135,11 +146,9 @@ static int scif_ntb_peer_alloc(struct scif_ntb_dev *nd, int pidx)
 	struct ntb_dev *ntb = nd->ntb;
 
 	scif_ntb_peer_init(p, nd, pidx);
-	if (p->port < 0 || (p->port + 1) * SCIF_NTB_SPADS >
-			   ntb_spad_count(ntb)) {
-		dev_err(&ntb->dev, "refusing: peer port %d needs %d scratchpads, the NTB has %d\n",
-			p->port, (p->port + 1) * SCIF_NTB_SPADS,
-			ntb_spad_count(ntb));
+	if (p->port < 0) {
+		dev_err(&ntb->dev, "refusing: no port number for peer %d\n",
+			pidx);
 		return -ENODEV;
 	}
 	if (!scif_ntb_peer_has_window(p)) {
@@ -192,11 +201,6 @@ static int scif_ntb_probe(struct ntb_client *client, struct ntb_dev *ntb)
 		dev_err(&ntb->dev, "refusing: no peer ports\n");
 		return -ENODEV;
 	}
-	if ((port + 1) * SCIF_NTB_SPADS > ntb_spad_count(ntb)) {
-		dev_err(&ntb->dev, "refusing: port %d needs %d scratchpads, the NTB has %d\n",
-			port, (port + 1) * SCIF_NTB_SPADS, ntb_spad_count(ntb));
-		return -ENODEV;
-	}
 	if (ring_kb < 64 || ring_kb > 4096 || !is_power_of_2(ring_kb)) {
 		dev_err(&ntb->dev, "refusing: ring_kb=%u is not a power of 2 in 64..4096\n",
 			ring_kb);
@@ -234,6 +238,11 @@ static int scif_ntb_probe(struct ntb_client *client, struct ntb_dev *ntb)
 			return ret;
 		}
 	}
+	ret = scif_ntb_words_setup(nd);
+	if (ret) {
+		scif_ntb_free(nd, npeers);
+		return ret;
+	}
 	ret = scif_ntb_register(nd);
 	if (ret) {
 		scif_ntb_free(nd, npeers);
@@ -251,9 +260,10 @@ static int scif_ntb_probe(struct ntb_client *client, struct ntb_dev *ntb)
 			      HRTIMER_MODE_REL);
 	ntb_link_enable(ntb, NTB_SPEED_AUTO, NTB_WIDTH_AUTO);
 	queue_work(system_wq, &nd->link_work);
-	dev_info(&ntb->dev, "SCIF node %u on port %d: %d peer ports, %u KiB rings, %s\n",
+	dev_info(&ntb->dev, "SCIF node %u on port %d: %d peer ports, %u KiB rings, %s, handshake in %s\n",
 		 scif_instance_self(nd->si), port, npeers, ring_kb,
-		 nd->db_self ? "doorbells" : "polling");
+		 nd->db_self ? "doorbells" : "polling",
+		 nd->use_msg ? "message registers" : "scratchpads");
 	return 0;
 }
 
@@ -267,10 +277,12 @@ static void scif_ntb_remove(struct ntb_client *client, struct ntb_dev *ntb)
 	ntb_clear_ctx(ntb);
 	hrtimer_cancel(&nd->poll_timer);
 	cancel_work_sync(&nd->link_work);
+	scif_ntb_words_quiesce(nd);
 	for (i = 0; i < nd->npeers; i++) {
 		scif_ntb_peer_stop(&nd->peers[i]);
 		ntb_mw_clear_trans(ntb, nd->peers[i].pidx, 0);
 	}
+	scif_ntb_words_stop(nd);
 	if (nd->db_self)
 		ntb_db_set_mask(ntb, nd->db_self);
 	scif_transport_unregister(&nd->transport);

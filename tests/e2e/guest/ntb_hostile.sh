@@ -6,12 +6,25 @@
 # victim, running swdma ntb_ivshmem scif scif_ntb). Then node 1 loads
 # scif_ntb again and a genuine connection to node 0 must work. The rig
 # fails the run on any kernel report (KASAN, lockdep, WARN, kmemleak...).
-# Usage: ntb_hostile.sh MSGS SEED [LIES]; LIES=1 also has the attacker lie
-# in the memory of the mapped streams the victim offers (stream_lies=1).
+# Usage: ntb_hostile.sh MSGS SEED [LIES [PROFILE]]; LIES=1 also has the
+# attacker lie in the memory of the mapped streams the victim offers
+# (stream_lies=1). With PROFILE, the script loads ntb_ivshmem
+# profile=PROFILE and scif_ntb itself (the cluster loads swdma and scif):
+# idt has the handshake in message registers.
 set -e
 msgs=${1:-20000}
 seed=${2:-1}
 lies=${3:-0}
+profile=${4:-}
+if [ -n "$profile" ]; then
+	modprobe ntb_ivshmem profile="$profile"
+	# node ids 0 and 1 whatever the profile's port numbers
+	modprobe scif_ntb node_id="$SCIF_NODE_INDEX"
+fi
+# What the script loaded, it unloads (the rig unloads its own list).
+unload_profile() {
+	[ -z "$profile" ] || { rmmod scif_ntb && rmmod ntb_ivshmem; }
+}
 # Link transitions and node up/down are info lines: keep them on the
 # console, which the rig saves, to tell a stuck link from a stuck victim.
 echo 7 >/proc/sys/kernel/printk
@@ -35,6 +48,7 @@ if [ "$SCIF_NODE_INDEX" = 0 ]; then
 	# Rate-limited: far fewer lines than messages.
 	[ $((l1 - l0)) -lt $((msgs / 4 + 200)) ] ||
 		{ echo "victim: kernel log not rate-limited"; exit 1; }
+	unload_profile
 	exit 0
 fi
 scif-ntb-test nodes 2 120 >/dev/null
@@ -68,8 +82,13 @@ if [ "$lies" = 1 ] && [ "${SCIF_NTB_MW:-0}" = 0 ] && [ "${lied:-0}" = 0 ]; then
 	short=1
 fi
 rmmod scif_ntb_hostile
-modprobe scif_ntb
+if [ -n "$profile" ]; then
+	modprobe scif_ntb node_id="$SCIF_NODE_INDEX"
+else
+	modprobe scif_ntb
+fi
 scif-ntb-test nodes 2 120
 scif-ntb-test echo 0 $genuine 1
 echo "hostile: genuine link to the victim works"
+unload_profile
 exit $short

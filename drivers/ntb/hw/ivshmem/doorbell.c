@@ -135,6 +135,7 @@ static enum hrtimer_restart ivn_poll_fn(struct hrtimer *timer)
 	spin_unlock_irqrestore(&ivn->db_lock, flags);
 
 	ivn_db_deliver(ivn);
+	ivn_msg_poll(ivn);
 
 	now = ktime_get();
 	spin_lock_irqsave(&ivn->poll_lock, flags);

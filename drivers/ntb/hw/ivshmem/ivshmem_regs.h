@@ -62,13 +62,23 @@
  *   0x014 mw_size_hi   owner: high 32 bits
  *   0x018 mw_count     owner: inbound windows per peer
  *   0x040 db_cnt[64]   owner: per doorbell bit, number of rings so far
- *   0x200 spad[64]     shared: scratchpads (local spad_write, peer writes)
+ *   0x200 spad[128]    shared: scratchpads (local spad_write, peer writes);
+ *                      the default profile uses the first 64
  *   0x400 xlat[8][8]   owner: inbound translation of window w towards peer
  *                      port p, at IVN_SL_XLAT(p, w), 16 bytes each:
  *                        +0x0 gen      odd while the owner rewrites the entry
  *                        +0x4 addr_lo  guest-physical (= RAM file) offset
  *                        +0x8 addr_hi
  *                        +0xc size     bytes, 0 when the window is closed
+ *   0x800 msg_out[8][4] owner: outbound message register m towards node d,
+ *                      at IVN_SL_MSG_OUT(d, m), 8 bytes each:
+ *                        +0x0 seq      incremented once data is written
+ *                        +0x4 data
+ *   0x900 msg_ack[8][4] owner: seq of the last message of node s in
+ *                      inbound register m that this guest consumed
+ *   0x980 msg_src      owner: node + 1 whose messages the inbound registers
+ *                      present, 0 for none
+ *   0x984 msg_in       owner: inbound status bits presented (msg.c)
  */
 #define IVN_SL_INCARNATION	0x000
 #define IVN_SL_FLAGS		0x004
@@ -85,11 +95,19 @@
 #define IVN_XL_ADDR_LO		0x4
 #define IVN_XL_ADDR_HI		0x8
 #define IVN_XL_SIZE		0xc
+#define IVN_MAX_MSG		4
+#define IVN_SL_MSG_OUT(d, m)	(0x800 + ((d) * IVN_MAX_MSG + (m)) * 8)
+#define IVN_MO_SEQ		0x0
+#define IVN_MO_DATA		0x4
+#define IVN_SL_MSG_ACK(s, m)	(0x900 + ((s) * IVN_MAX_MSG + (m)) * 4)
+#define IVN_SL_MSG_SRC		0x980
+#define IVN_SL_MSG_IN		0x984
 #define IVN_SLOT_MIN_SIZE	0x1000
 
 #define IVN_FLAG_LINK_ENABLED	BIT(0)
 
 #define IVN_DB_BITS		64
 #define IVN_SPAD_COUNT		64
+#define IVN_MAX_SPADS		128
 
 #endif /* _NTB_IVSHMEM_REGS_H_ */

@@ -8,6 +8,7 @@
  * The register-region device carries the NTB port; the peer RAM devices are
  * claimed by it and left without a driver of their own.
  */
+#include <linux/bitops.h>
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -54,10 +55,12 @@ static int ivn_get_peers(struct ivn_dev *ivn)
 		unsigned int dev = IVN_SLOT_PEER_RAM + port;
 		struct pci_dev *p;
 
-		if (port == ivn->self)
+		if (port == ivn->self ||
+		    (ivn->prof->two_port && port != (ivn->self ^ 1)))
 			continue;
 		peer = &ivn->peers[pidx++];
 		peer->port = port;
+		peer->hw_port = ivn_profile_port(ivn->prof, port, ivn->self);
 		peer->slot = ivn->regs + slot_off + port * slot_size;
 		p = pci_get_slot(pdev->bus, PCI_DEVFN(dev, 0));
 		peer->pdev = p;
@@ -143,11 +146,32 @@ static int ivn_check_header(struct ivn_dev *ivn, resource_size_t len)
 			ivn_mw_size_param, ram >> 20);
 		return -ENODEV;
 	}
+	ivn->prof = ivn_profile;
+	if (ivn->prof->two_port && (ivn->self ^ 1) >= nodes) {
+		pci_err(pdev, "refusing: profile %s is 2-port hardware and node %d has no partner (node %d) in a cluster of %u\n",
+			ivn->prof->name, ivn->self, ivn->self ^ 1, nodes);
+		return -ENODEV;
+	}
+	if (!ivn_profile_default() && ivn->prof->mw_size > ram) {
+		pci_err(pdev, "refusing: profile %s has %llu MiB windows, more than the %llu MiB of RAM\n",
+			ivn->prof->name, ivn->prof->mw_size >> 20, ram >> 20);
+		return -ENODEV;
+	}
 	ivn->nodes = nodes;
-	ivn->npeers = nodes - 1;
+	ivn->npeers = ivn->prof->two_port ? 1 : nodes - 1;
+	ivn->port = ivn_profile_port(ivn->prof, ivn->self, ivn->self ^ 1);
 	ivn->ram_size = ram;
-	ivn->mw_size = ivn_mw_size_param;
-	ivn->mw_count = ivn->mw_size ? ivn_mw_count_param : 1;
+	if (ivn_profile_default()) {
+		ivn->mw_size = ivn_mw_size_param;
+		ivn->mw_count = ivn->mw_size ? ivn_mw_count_param : 1;
+		ivn->addr_align = ivn->mw_size;
+		ivn->size_align = PAGE_SIZE;
+	} else {
+		ivn->mw_size = ivn->prof->mw_size;
+		ivn->mw_count = ivn->prof->mw_count;
+		ivn->addr_align = ivn->prof->addr_align ?: ivn->mw_size;
+		ivn->size_align = ivn->prof->size_align;
+	}
 	ivn->slot = ivn->regs + slot_off + ivn->self * slot_size;
 	return 0;
 }
@@ -162,11 +186,18 @@ static void ivn_slot_start(struct ivn_dev *ivn)
 	iowrite32(0, ivn->slot + IVN_SL_INCARNATION);
 	/* incarnation 0 is visible before the counters are cleared */
 	wmb();
-	for (s = 0; s < IVN_SPAD_COUNT; s++)
+	/* the slot's areas do not overlap (ivshmem_regs.h) */
+	BUILD_BUG_ON(IVN_SL_SPAD(IVN_MAX_SPADS) > IVN_SL_XLAT(0, 0));
+	BUILD_BUG_ON(IVN_SL_XLAT(IVN_MAX_NODES, 0) > IVN_SL_MSG_OUT(0, 0));
+	BUILD_BUG_ON(IVN_SL_MSG_OUT(IVN_MAX_NODES, 0) > IVN_SL_MSG_ACK(0, 0));
+	BUILD_BUG_ON(IVN_SL_MSG_ACK(IVN_MAX_NODES, 0) > IVN_SL_MSG_SRC);
+	BUILD_BUG_ON(IVN_SL_MSG_IN + 4 > IVN_SLOT_MIN_SIZE);
+	for (s = 0; s < IVN_MAX_SPADS; s++)
 		iowrite32(0, ivn->slot + IVN_SL_SPAD(s));
 	ivn_db_init(ivn);
 	ivn_link_init(ivn);
 	ivn_xlat_init(ivn);
+	ivn_msg_init(ivn);
 	/* cleared slot is visible before the new incarnation */
 	wmb();
 	do {
@@ -209,7 +240,7 @@ static int ivn_probe_port(struct pci_dev *pdev)
 	ivn_slot_start(ivn);
 
 	ivn->ntb.pdev = pdev;
-	ivn->ntb.topo = NTB_TOPO_SWITCH;
+	ivn->ntb.topo = ivn_profile_topo(ivn->prof, ivn->self, ivn->self ^ 1);
 	ivn->ntb.ops = &ivn_ntb_ops;
 	pci_set_drvdata(pdev, ivn);
 	/* before any client can allocate a window buffer */
@@ -225,11 +256,19 @@ static int ivn_probe_port(struct pci_dev *pdev)
 	if (ivn->mw_size)
 		pci_info(pdev, "emulated NTB port %d of %d, %d translated windows of %llu KiB per peer, %d doorbells, %d scratchpads\n",
 			 ivn->self, ivn->nodes, ivn->mw_count,
-			 ivn->mw_size >> 10, IVN_DB_BITS, IVN_SPAD_COUNT);
+			 ivn->mw_size >> 10, (int)hweight64(ivn->prof->db_valid),
+			 ivn->prof->spads);
 	else
 		pci_info(pdev, "emulated NTB port %d of %d, %llu MiB flat windows, %d doorbells, %d scratchpads\n",
 			 ivn->self, ivn->nodes, ivn->ram_size >> 20,
 			 IVN_DB_BITS, IVN_SPAD_COUNT);
+	/* what the NTB API reports, for logs and tests */
+	pci_info(pdev, "profile %s: port %d, %d peers, %d scratchpads, %d message registers, doorbells %#llx, %d windows of %llu KiB per peer, alignment %llu/%llu\n",
+		 ivn->prof->name, ivn->port, ivn->npeers, ivn->prof->spads,
+		 ivn->prof->msgs, ivn->prof->db_valid, ivn->mw_count,
+		 (ivn->mw_size ?: ivn->ram_size) >> 10,
+		 ivn->mw_size ? ivn->addr_align : ivn->ram_size,
+		 ivn->mw_size ? ivn->size_align : ivn->ram_size);
 	return 0;
 
 err_stop:
@@ -290,6 +329,9 @@ static int __init ivn_init(void)
 {
 	int ret;
 
+	ret = ivn_profile_select();
+	if (ret)
+		return ret;
 	ret = ivn_mw_params_check();
 	if (ret)
 		return ret;

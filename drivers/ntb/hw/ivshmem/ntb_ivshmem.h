@@ -14,12 +14,14 @@
 #include <linux/workqueue.h>
 
 #include "ivshmem_regs.h"
+#include "profile.h"
 
 /**
  * struct ivn_peer - what this guest knows about one peer guest
  * @pdev:	ivshmem-plain device whose BAR2 is the peer's RAM (the
  *		outbound memory window); a reference is held.
- * @port:	the peer's index in the cluster (its NTB port number).
+ * @port:	the peer's index in the cluster (its slot number).
+ * @hw_port:	its NTB port number under the profile.
  * @slot:	the peer's slot in the register region.
  * @mw_base:	physical address of the outbound window (BAR2).
  * @inc:	peer incarnation the doorbell counters below belong to.
@@ -38,6 +40,7 @@
 struct ivn_peer {
 	struct pci_dev *pdev;
 	int port;
+	int hw_port;
 	void __iomem *slot;
 	resource_size_t mw_base;
 	u32 inc;
@@ -59,7 +62,11 @@ struct ivn_peer {
  * @regs:	mapping of the whole register region.
  * @slot:	this guest's slot in @regs.
  * @nodes:	number of guests in the cluster.
- * @self:	this guest's index (= its port number).
+ * @self:	this guest's index (its slot number).
+ * @prof:	the hardware profile (profile.c).
+ * @port:	this guest's NTB port number under @prof.
+ * @addr_align: translated mode: translation address alignment.
+ * @size_align: translated mode: translation size alignment.
  * @ram_size:	RAM size of every guest.
  * @mw_size:	bytes per translated window, its address alignment; 0 in
  *		direct mode (one flat window per peer over the whole RAM).
@@ -104,6 +111,14 @@ struct ivn_peer {
  * @link_lock:	protects @link_enabled and @link_up.
  * @link_enabled: ntb_link_enable() was called and not undone.
  * @link_up:	bitmask by pidx of peers whose link is up.
+ *
+ * @msg_lock:	protects the @msg_* fields below and this guest's msg_*
+ *		words in its slot.
+ * @msg_src:	node whose messages the inbound registers present, -1.
+ * @msg_sts:	status: outbound failure bits 0..3, inbound bits 16..19.
+ * @msg_mask:	status bits masked by the client.
+ * @msg_seq:	shadow of this guest's msg_out seq words, by node.
+ * @msg_rr:	node after which the next source is looked for.
  */
 struct ivn_dev {
 	struct ntb_dev ntb;
@@ -112,6 +127,10 @@ struct ivn_dev {
 	void __iomem *slot;
 	int nodes;
 	int self;
+	const struct ivn_profile *prof;
+	int port;
+	u64 addr_align;
+	u64 size_align;
 	u64 ram_size;
 	u64 mw_size;
 	int mw_count;
@@ -148,6 +167,13 @@ struct ivn_dev {
 	spinlock_t link_lock;		/* see @link_lock above */
 	bool link_enabled;
 	u64 link_up;
+
+	spinlock_t msg_lock;		/* see @msg_lock above */
+	int msg_src;
+	u32 msg_sts;
+	u32 msg_mask;
+	u32 msg_seq[IVN_MAX_NODES][IVN_MAX_MSG];
+	int msg_rr;
 };
 
 static inline struct ivn_dev *ntb_to_ivn(struct ntb_dev *ntb)
@@ -176,6 +202,20 @@ void ivn_db_start(struct ivn_dev *ivn);
 void ivn_db_stop(struct ivn_dev *ivn);
 void ivn_db_kick(struct ivn_dev *ivn);
 int ivn_db_ring(struct ivn_dev *ivn, u64 bits);
+
+/* msg.c: message registers */
+#define IVN_MSG_IN_SHIFT	16
+void ivn_msg_init(struct ivn_dev *ivn);
+void ivn_msg_poll(struct ivn_dev *ivn);
+int ivn_msg_count(struct ntb_dev *ntb);
+u64 ivn_msg_inbits(struct ntb_dev *ntb);
+u64 ivn_msg_outbits(struct ntb_dev *ntb);
+u64 ivn_msg_read_sts(struct ntb_dev *ntb);
+int ivn_msg_clear_sts(struct ntb_dev *ntb, u64 sts_bits);
+int ivn_msg_set_mask(struct ntb_dev *ntb, u64 mask_bits);
+int ivn_msg_clear_mask(struct ntb_dev *ntb, u64 mask_bits);
+u32 ivn_msg_read(struct ntb_dev *ntb, int *pidx, int midx);
+int ivn_peer_msg_write(struct ntb_dev *ntb, int pidx, int midx, u32 msg);
 
 /* link.c: heartbeat and link state */
 void ivn_link_init(struct ivn_dev *ivn);

@@ -15,7 +15,7 @@
 
 static int ivn_port_number(struct ntb_dev *ntb)
 {
-	return ntb_to_ivn(ntb)->self;
+	return ntb_to_ivn(ntb)->port;
 }
 
 static int ivn_peer_port_count(struct ntb_dev *ntb)
@@ -29,16 +29,18 @@ static int ivn_peer_port_number(struct ntb_dev *ntb, int pidx)
 
 	if (pidx < 0 || pidx >= ivn->npeers)
 		return -EINVAL;
-	return ivn->peers[pidx].port;
+	return ivn->peers[pidx].hw_port;
 }
 
 static int ivn_peer_port_idx(struct ntb_dev *ntb, int port)
 {
 	struct ivn_dev *ivn = ntb_to_ivn(ntb);
+	int pidx;
 
-	if (port < 0 || port >= ivn->nodes || port == ivn->self)
-		return -EINVAL;
-	return port < ivn->self ? port : port - 1;
+	for (pidx = 0; pidx < ivn->npeers; pidx++)
+		if (ivn->peers[pidx].hw_port == port)
+			return pidx;
+	return -EINVAL;
 }
 
 static u64 ivn_link_is_up(struct ntb_dev *ntb, enum ntb_speed *speed,
@@ -102,6 +104,11 @@ MODULE_PARM_DESC(mw_size, "bytes per window and their address alignment, a power
 /* Module load: refuse impossible window parameters. */
 int ivn_mw_params_check(void)
 {
+	if (!ivn_profile_default() && ivn_mw_size_param) {
+		pr_err("%s: refusing: mw_size=%lu with profile=%s, whose windows are fixed\n",
+		       KBUILD_MODNAME, ivn_mw_size_param, ivn_profile->name);
+		return -EINVAL;
+	}
 	if (ivn_mw_count_param < 1 || ivn_mw_count_param > IVN_MAX_MW) {
 		pr_err("%s: refusing: mw_count=%u, must be 1..%d\n",
 		       KBUILD_MODNAME, ivn_mw_count_param, IVN_MAX_MW);
@@ -172,6 +179,24 @@ void ivn_xlat_init(struct ivn_dev *ivn)
 }
 
 /*
+ * A translation the hardware of the profile takes: aligned as
+ * ntb_mw_get_align() says, inside RAM and the window; switchtec also
+ * wants the address aligned to the size (rounded down to a power of two,
+ * at least 4 KiB) whatever it reports.
+ */
+static bool ivn_xlat_ok(struct ivn_dev *ivn, u64 addr, u64 size)
+{
+	if (!size || !IS_ALIGNED(addr, ivn->addr_align) ||
+	    !IS_ALIGNED(size, ivn->size_align) || size > ivn->mw_size ||
+	    size > ivn->ram_size || addr > ivn->ram_size - size)
+		return false;
+	if (ivn->prof->xlat_size_aligned &&
+	    (size < SZ_4K || !IS_ALIGNED(addr, rounddown_pow_of_two(size))))
+		return false;
+	return true;
+}
+
+/*
  * Read the translation peer pidx published for its window widx towards
  * us. A peer not running, or running with another window configuration
  * (it may be between two loads of the driver), has opened nothing for us:
@@ -212,8 +237,7 @@ static int ivn_xlat_read(struct ivn_dev *ivn, int pidx, int widx,
 		return -EBUSY;
 	if (!*size)
 		return -ENOLINK;
-	if (!IS_ALIGNED(*addr, ivn->mw_size) || !PAGE_ALIGNED(*size) ||
-	    *size > ivn->mw_size || *addr > ivn->ram_size - *size)
+	if (!ivn_xlat_ok(ivn, *addr, *size))
 		return -EIO;
 	return 0;
 }
@@ -237,9 +261,9 @@ static int ivn_mw_get_align(struct ntb_dev *ntb, int pidx, int widx,
 		return -EINVAL;
 	/* direct: only base 0 and the whole RAM can be honoured */
 	if (addr_align)
-		*addr_align = direct ? ivn->ram_size : ivn->mw_size;
+		*addr_align = direct ? ivn->ram_size : ivn->addr_align;
 	if (size_align)
-		*size_align = direct ? ivn->ram_size : PAGE_SIZE;
+		*size_align = direct ? ivn->ram_size : ivn->size_align;
 	if (size_max)
 		*size_max = direct ? ivn->ram_size : ivn->mw_size;
 	/* the caller's buffer for this window may now land in its home */
@@ -265,9 +289,7 @@ static int ivn_mw_set_trans(struct ntb_dev *ntb, int pidx, int widx,
 		return 0;
 	}
 	/* the peer reaches guest-physical addresses: dma_addr_t == phys */
-	if (!size || !IS_ALIGNED(addr, ivn->mw_size) || !PAGE_ALIGNED(size) ||
-	    size > ivn->mw_size || size > ivn->ram_size ||
-	    addr > ivn->ram_size - size) {
+	if (!ivn_xlat_ok(ivn, addr, size)) {
 		dev_dbg(&ntb->dev,
 			"refused translation %pad+%pa: not an aligned window in RAM\n",
 			&addr, &size);
@@ -370,7 +392,7 @@ static int ivn_peer_mw_clear_trans(struct ntb_dev *ntb, int pidx, int widx)
 
 static u64 ivn_db_valid_mask(struct ntb_dev *ntb)
 {
-	return GENMASK_ULL(IVN_DB_BITS - 1, 0);
+	return ntb_to_ivn(ntb)->prof->db_valid;
 }
 
 static u64 ivn_db_read(struct ntb_dev *ntb)
@@ -431,6 +453,8 @@ static int ivn_db_set_mask(struct ntb_dev *ntb, u64 db_bits)
 	struct ivn_dev *ivn = ntb_to_ivn(ntb);
 	unsigned long flags;
 
+	if (ivn->prof->db_no_mask)
+		return 0;
 	if (db_bits & ~ivn_db_valid_mask(ntb))
 		return -EINVAL;
 	spin_lock_irqsave(&ivn->db_lock, flags);
@@ -447,6 +471,8 @@ static int ivn_db_clear_mask(struct ntb_dev *ntb, u64 db_bits)
 	unsigned long flags;
 	bool reassert;
 
+	if (ivn->prof->db_no_mask)
+		return 0;
 	if (db_bits & ~ivn_db_valid_mask(ntb))
 		return -EINVAL;
 	spin_lock_irqsave(&ivn->db_lock, flags);
@@ -460,31 +486,36 @@ static int ivn_db_clear_mask(struct ntb_dev *ntb, u64 db_bits)
 
 static int ivn_peer_db_set(struct ntb_dev *ntb, u64 db_bits)
 {
+	struct ivn_dev *ivn = ntb_to_ivn(ntb);
+
 	if (db_bits & ~ivn_db_valid_mask(ntb))
 		return -EINVAL;
-	return ivn_db_ring(ntb_to_ivn(ntb), db_bits);
+	/* one interrupt per call: the lowest bit asked for */
+	if (ivn->prof->db_one_bit)
+		db_bits &= -db_bits;
+	return ivn_db_ring(ivn, db_bits);
 }
 
 static int ivn_spad_count(struct ntb_dev *ntb)
 {
-	return IVN_SPAD_COUNT;
+	return ntb_to_ivn(ntb)->prof->spads;
 }
 
-static bool ivn_sidx_ok(int sidx)
+static bool ivn_sidx_ok(struct ivn_dev *ivn, int sidx)
 {
-	return sidx >= 0 && sidx < IVN_SPAD_COUNT;
+	return sidx >= 0 && sidx < ivn->prof->spads;
 }
 
 static u32 ivn_spad_read(struct ntb_dev *ntb, int sidx)
 {
-	if (!ivn_sidx_ok(sidx))
+	if (!ivn_sidx_ok(ntb_to_ivn(ntb), sidx))
 		return 0;
 	return ioread32(ntb_to_ivn(ntb)->slot + IVN_SL_SPAD(sidx));
 }
 
 static int ivn_spad_write(struct ntb_dev *ntb, int sidx, u32 val)
 {
-	if (!ivn_sidx_ok(sidx))
+	if (!ivn_sidx_ok(ntb_to_ivn(ntb), sidx))
 		return -EINVAL;
 	iowrite32(val, ntb_to_ivn(ntb)->slot + IVN_SL_SPAD(sidx));
 	return 0;
@@ -495,7 +526,7 @@ static int ivn_peer_spad_addr(struct ntb_dev *ntb, int pidx, int sidx,
 {
 	struct ivn_dev *ivn = ntb_to_ivn(ntb);
 
-	if (!ivn_pidx_ok(ivn, pidx) || !ivn_sidx_ok(sidx))
+	if (!ivn_pidx_ok(ivn, pidx) || !ivn_sidx_ok(ivn, sidx))
 		return -EINVAL;
 	if (spad_addr)
 		*spad_addr = pci_resource_start(ivn->pdev, 2) +
@@ -508,7 +539,7 @@ static u32 ivn_peer_spad_read(struct ntb_dev *ntb, int pidx, int sidx)
 {
 	struct ivn_dev *ivn = ntb_to_ivn(ntb);
 
-	if (!ivn_pidx_ok(ivn, pidx) || !ivn_sidx_ok(sidx))
+	if (!ivn_pidx_ok(ivn, pidx) || !ivn_sidx_ok(ivn, sidx))
 		return 0;
 	return ioread32(ivn->peers[pidx].slot + IVN_SL_SPAD(sidx));
 }
@@ -518,7 +549,7 @@ static int ivn_peer_spad_write(struct ntb_dev *ntb, int pidx, int sidx,
 {
 	struct ivn_dev *ivn = ntb_to_ivn(ntb);
 
-	if (!ivn_pidx_ok(ivn, pidx) || !ivn_sidx_ok(sidx))
+	if (!ivn_pidx_ok(ivn, pidx) || !ivn_sidx_ok(ivn, sidx))
 		return -EINVAL;
 	iowrite32(val, ivn->peers[pidx].slot + IVN_SL_SPAD(sidx));
 	return 0;
@@ -559,5 +590,14 @@ const struct ntb_dev_ops ivn_ntb_ops = {
 	.peer_spad_addr		= ivn_peer_spad_addr,
 	.peer_spad_read		= ivn_peer_spad_read,
 	.peer_spad_write	= ivn_peer_spad_write,
+	.msg_count		= ivn_msg_count,
+	.msg_inbits		= ivn_msg_inbits,
+	.msg_outbits		= ivn_msg_outbits,
+	.msg_read_sts		= ivn_msg_read_sts,
+	.msg_clear_sts		= ivn_msg_clear_sts,
+	.msg_set_mask		= ivn_msg_set_mask,
+	.msg_clear_mask		= ivn_msg_clear_mask,
+	.msg_read		= ivn_msg_read,
+	.peer_msg_write		= ivn_peer_msg_write,
 	.get_dma_dev		= ivn_get_dma_dev,
 };

@@ -64,8 +64,9 @@ static int ivn_wm_index(struct ivn_dev *ivn, int pidx, int widx)
 bool ivn_wm_peer_home(struct ivn_dev *ivn, int pidx, int widx, u64 *addr)
 {
 	int port = ivn->peers[pidx].port;
-	/* our index among the peer's peers */
-	int our_pidx = ivn->self < port ? ivn->self : ivn->self - 1;
+	/* our index among the peer's peers (2-port: its only one) */
+	int our_pidx = ivn->prof->two_port ? 0 :
+		       ivn->self < port ? ivn->self : ivn->self - 1;
 	int idx = ivn_wm_index(ivn, our_pidx, widx);
 
 	if (idx < 0)
