@@ -61,7 +61,8 @@ extern long sfi_idle_wait_us;
 extern size_t sfi_rv_staging;
 extern size_t sfi_rv_slot;
 
-#define SFI_RV_STAGING_DEFAULT	(2UL * 1024 * 1024)
+/* 0: off until the staged path has been measured and tested on the rig */
+#define SFI_RV_STAGING_DEFAULT	0UL
 #define SFI_RV_SLOT_DEFAULT	(256UL * 1024)
 
 /* ---- a doubly linked list of our own */
