@@ -63,7 +63,7 @@ extern size_t sfi_rv_slot;
 
 /* 0: off until the staged path has been measured and tested on the rig */
 #define SFI_RV_STAGING_DEFAULT	0UL
-#define SFI_RV_SLOT_DEFAULT	(256UL * 1024)
+#define SFI_RV_SLOT_DEFAULT	(512UL * 1024)
 
 /* ---- a doubly linked list of our own */
 struct sfi_list {
