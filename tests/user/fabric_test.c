@@ -7,7 +7,10 @@
  * receives, the unexpected queue (eager and rendezvous), FI_PEEK and
  * FI_CLAIM, truncation, cancel, fi_cq_readfrom's source, RMA read/write
  * to regions registered before and after the connection existed, remote
- * CQ data, a bad key, counters. Prints "ok N - ..." per check.
+ * CQ data, a bad key, counters; and the staged rendezvous (messages of
+ * several staging windows, unexpected, truncated, discarded, and a
+ * message that must not wait for an unexpected one before it). Prints
+ * "ok N - ..." per check.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,6 +235,91 @@ static void test_peek_trunc(void)
 	wait_comp(a.cq, &e, NULL);
 }
 
+/*
+ * Messages above the staging window take several turns of it (the run
+ * with FI_SCIF_RV_STAGING=2097152; without it the same messages go by the
+ * per-message rendezvous).
+ */
+#define STAGED_BIG	(5 * 1024 * 1024 + 12345)
+#define STAGED_MID	(1024 * 1024 + 777)
+
+static void test_staged(void)
+{
+	char *big = malloc(STAGED_BIG), *in = malloc(STAGED_BIG);
+	char *mid = malloc(STAGED_MID), *in2 = malloc(STAGED_MID);
+	struct fi_context peek_ctx;
+	struct fi_cq_tagged_entry e;
+	struct fi_msg_tagged m;
+	int r;
+
+	if (!big || !in || !mid || !in2)
+		exit(1);
+	fill(big, STAGED_BIG, 5);
+	fill(mid, STAGED_MID, 6);
+
+	memset(in, 0, STAGED_BIG);
+	TRY(fi_trecv(b.ep, in, STAGED_BIG, NULL, FI_ADDR_UNSPEC, 20, 0, in));
+	TRY(fi_tsend(a.ep, big, STAGED_BIG, NULL, a.peer, 20, big));
+	r = wait_comp(b.cq, &e, NULL);
+	check(!r && e.len == STAGED_BIG && !memcmp(in, big, STAGED_BIG),
+	      "5 MiB through the staging window, posted receive, data intact");
+	r = wait_comp(a.cq, &e, NULL);
+	check(!r && e.op_context == big, "the 5 MiB send completes");
+
+	/* an unexpected big message must not hold up the one after it */
+	memset(in, 0, STAGED_BIG);
+	memset(in2, 0, STAGED_MID);
+	TRY(fi_tsend(a.ep, big, STAGED_BIG, NULL, a.peer, 21, big));
+	TRY(fi_tsend(a.ep, mid, STAGED_MID, NULL, a.peer, 22, mid));
+	TRY(fi_trecv(b.ep, in2, STAGED_MID, NULL, FI_ADDR_UNSPEC, 22, 0, in2));
+	r = wait_comp(b.cq, &e, NULL);
+	check(!r && e.op_context == in2 && !memcmp(in2, mid, STAGED_MID),
+	      "a staged message behind an unexpected one arrives first");
+	TRY(fi_trecv(b.ep, in, STAGED_BIG, NULL, FI_ADDR_UNSPEC, 21, 0, in));
+	r = wait_comp(b.cq, &e, NULL);
+	check(!r && e.op_context == in && !memcmp(in, big, STAGED_BIG),
+	      "the unexpected 5 MiB message, received late, data intact");
+	r = wait_comp(a.cq, &e, NULL);
+	r = r ?: wait_comp(a.cq, &e, NULL);
+	check(!r, "both staged sends complete");
+
+	/* truncated: the receiver reads its part, the rest is let go */
+	memset(in2, 0, STAGED_MID);
+	TRY(fi_trecv(b.ep, in2, 300000, NULL, FI_ADDR_UNSPEC, 23, 0, in2));
+	TRY(fi_tsend(a.ep, big, STAGED_BIG, NULL, a.peer, 23, big));
+	r = wait_comp(b.cq, &e, NULL);
+	check(r == -FI_ETRUNC && last_err.olen == STAGED_BIG - 300000 &&
+	      !memcmp(in2, big, 300000) && !in2[300000],
+	      "5 MiB into 300000 bytes: FI_ETRUNC, the first 300000 intact");
+	r = wait_comp(a.cq, &e, NULL);
+	check(!r, "the truncated staged send completes");
+
+	/* discarded while unexpected: the sender's slots come back */
+	TRY(fi_tsend(a.ep, big, STAGED_BIG, NULL, a.peer, 24, big));
+	memset(&m, 0, sizeof(m));
+	m.addr = FI_ADDR_UNSPEC;
+	m.tag = 24;
+	m.context = &peek_ctx;
+	do {
+		TRY(fi_trecvmsg(b.ep, &m, FI_PEEK | FI_DISCARD));
+		r = wait_comp(b.cq, &e, NULL);
+	} while (r == -FI_ENOMSG);
+	check(!r && e.len == STAGED_BIG, "FI_PEEK|FI_DISCARD of a staged message");
+	r = wait_comp(a.cq, &e, NULL);
+	check(!r, "the discarded staged send completes");
+	memset(in2, 0, STAGED_MID);
+	TRY(fi_trecv(b.ep, in2, STAGED_MID, NULL, FI_ADDR_UNSPEC, 25, 0, in2));
+	TRY(fi_tsend(a.ep, mid, STAGED_MID, NULL, a.peer, 25, mid));
+	r = wait_comp(b.cq, &e, NULL);
+	check(!r && !memcmp(in2, mid, STAGED_MID),
+	      "a staged message after the discarded one, data intact");
+	wait_comp(a.cq, &e, NULL);
+	free(big);
+	free(in);
+	free(mid);
+	free(in2);
+}
+
 static void test_rma(struct fid_mr *mr, char *target, const char *when)
 {
 	static char out[5000], back[5000];
@@ -295,6 +383,7 @@ int main(void)
 	test_tags();
 	test_directed(stranger);
 	test_peek_trunc();
+	test_staged();
 	test_rma(mr1, t1 + 300, "before the connection");
 	TRY(fi_mr_reg(b.dom, t2, 2 * 4096, FI_REMOTE_READ | FI_REMOTE_WRITE,
 		      0, 0, 0, &mr2, NULL));

@@ -27,6 +27,7 @@ static struct sfi_conn *conn_new(struct sfi_ep *ep, scif_epd_t epd)
 	c->epd = epd;
 	sfi_list_init(&c->txq);
 	sfi_list_init(&c->rv_wait);
+	sfi_list_init(&c->rv_in);
 	sfi_list_add_tail(&ep->conns, &c->link);
 	return c;
 }
@@ -82,6 +83,8 @@ void sfi_conn_fail(struct sfi_conn *c, int err)
 		sfi_list_del(pos);
 		sfi_tx_complete(ep, sfi_of(pos, struct sfi_tx, link), err);
 	}
+	sfi_rvin_fail(c, err);
+	sfi_stage_free(c);
 	if (c->rx_req)
 		sfi_rx_complete(ep, c->rx_req, &c->rxh, &c->peer, 0, err);
 	c->rx_req = NULL;
@@ -95,6 +98,8 @@ void sfi_conn_close(struct sfi_conn *c)
 {
 	struct sfi_list *pos, *tmp;
 
+	sfi_rvin_fail(c, 0);
+	sfi_stage_free(c);
 	if (c->state != SFI_DEAD)
 		scif_close(c->epd);
 	sfi_list_each(pos, tmp, &c->txq) {
@@ -223,7 +228,7 @@ static int rv_open(struct sfi_conn *c, struct sfi_tx *tx)
 }
 
 /* Push the queued transmits into the stream, as far as it takes them. */
-static void tx_run(struct sfi_conn *c)
+static void tx_queue_run(struct sfi_conn *c)
 {
 	const size_t hl = sizeof(struct sfi_hdr);
 	struct sfi_tx *tx;
@@ -247,7 +252,9 @@ static void tx_run(struct sfi_conn *c)
 			continue;
 		}
 		if (!tx->started && tx->hdr.op == SFI_OP_RTS) {
-			err = rv_open(c, tx);
+			err = sfi_stage_begin(c, tx);
+			if (err)
+				err = rv_open(c, tx);
 			if (err) {
 				sfi_list_del(&tx->link);
 				sfi_tx_complete(c->ep, tx, err);
@@ -268,11 +275,26 @@ static void tx_run(struct sfi_conn *c)
 			tx->done += (size_t)n;
 		}
 		sfi_list_del(&tx->link);
-		if (tx->hdr.op == SFI_OP_RTS)
+		if (tx->hdr.op == SFI_OP_RTS) {
 			sfi_list_add_tail(&c->rv_wait, &tx->link);
-		else
+		} else {
 			sfi_tx_complete(c->ep, tx, 0);
+		}
 	}
+}
+
+/*
+ * Send what is queued, then stage the next chunk of a large send and
+ * send its announcement at once, one chunk at a time: the receiver starts
+ * reading the first chunk while the next one is copied.
+ */
+void sfi_conn_flush(struct sfi_conn *c)
+{
+	do {
+		tx_queue_run(c);
+		if (c->state != SFI_OPEN || !sfi_list_empty(&c->txq))
+			return;
+	} while (sfi_stage_pump(c));
 }
 
 void sfi_conn_progress(struct sfi_conn *c)
@@ -294,9 +316,9 @@ void sfi_conn_progress(struct sfi_conn *c)
 	}
 	if (c->state != SFI_OPEN)
 		return;
-	tx_run(c);
+	sfi_conn_flush(c);
 	sfi_conn_receive(c);
-	tx_run(c);
+	sfi_conn_flush(c);
 }
 
 /* Queue an internal frame (FIN) carrying header @h. */

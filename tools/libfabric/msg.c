@@ -87,6 +87,10 @@ void sfi_rx_post_found(struct sfi_ep *ep, struct sfi_rx *rx,
 	size_t n = u->hdr.len < rx->len ? u->hdr.len : rx->len;
 	int err = 0;
 
+	if (u->rvin) {
+		sfi_rvin_take(ep, rx, u);
+		return;
+	}
 	if (u->hdr.op == SFI_OP_RTS) {
 		err = sfi_rv_fetch(u->conn, &u->hdr, rx->buf, n);
 		u->hdr.op = SFI_OP_EAGER;	/* FIN went with the fetch */

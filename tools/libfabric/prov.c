@@ -135,7 +135,7 @@ int sfi_fabric_open(struct fi_fabric_attr *attr, struct fid_fabric **fabric,
 
 FI_EXT_INI
 {
-	size_t eager;
+	size_t eager, staging, slot;
 	int idle;
 
 	fi_param_define(&sfi_prov, "eager_size", FI_PARAM_SIZE_T,
@@ -148,5 +148,15 @@ FI_EXT_INI
 	if (fi_param_get_int(&sfi_prov, "idle_wait_us", &idle) == 0 &&
 	    idle > 0)
 		sfi_idle_wait_us = idle;
+	fi_param_define(&sfi_prov, "rv_staging", FI_PARAM_SIZE_T,
+			"Bytes of the staging window each connection registers once, on its first message above the eager size, and copies such messages through chunk by chunk, e.g. 2097152; 0: register every such message's own buffer instead (default: %lu)",
+			SFI_RV_STAGING_DEFAULT);
+	if (fi_param_get_size_t(&sfi_prov, "rv_staging", &staging) == 0)
+		sfi_rv_staging = staging;
+	fi_param_define(&sfi_prov, "rv_slot", FI_PARAM_SIZE_T,
+			"Bytes of one chunk of the staging window (default: %lu)",
+			SFI_RV_SLOT_DEFAULT);
+	if (fi_param_get_size_t(&sfi_prov, "rv_slot", &slot) == 0 && slot)
+		sfi_rv_slot = slot;
 	return &sfi_prov;
 }

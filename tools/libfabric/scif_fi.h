@@ -58,6 +58,12 @@
 extern struct fi_provider sfi_prov;
 extern size_t sfi_eager_max;
 extern long sfi_idle_wait_us;
+extern size_t sfi_rv_staging;
+extern size_t sfi_rv_slot;
+
+/* 0: off until the staged path has been measured and tested on the rig */
+#define SFI_RV_STAGING_DEFAULT	0UL
+#define SFI_RV_SLOT_DEFAULT	(512UL * 1024)
 
 /* ---- a doubly linked list of our own */
 struct sfi_list {
@@ -111,10 +117,15 @@ enum sfi_op {
 	SFI_OP_RTS,		/* len bytes wait in the sender's window at roff */
 	SFI_OP_FIN,		/* the receiver is done with rendezvous id */
 	SFI_OP_WDATA,		/* remote CQ data of an RMA write just done */
+	SFI_OP_CHUNK,		/* staged rendezvous id: len bytes of the
+				 * message at offset data wait at roff */
+	SFI_OP_CREDIT,		/* the chunk of id at roff (len bytes) was
+				 * read; status: 0 or a negative errno */
 };
 
 #define SFI_HF_TAGGED	0x1
 #define SFI_HF_DATA	0x2
+#define SFI_HF_STAGED	0x4	/* RTS: the data follows in CHUNK frames */
 
 struct sfi_hdr {
 	uint16_t op;
@@ -217,6 +228,36 @@ struct sfi_unexp {
 	struct scif_port_id src;
 	struct sfi_conn *conn;	/* RTS: where the data waits */
 	char *payload;		/* EAGER: hdr.len bytes */
+	struct sfi_rvin *rvin;	/* staged RTS whose chunks still arrive */
+};
+
+/*
+ * A staged rendezvous being received (rv_in.c): its chunks go into the
+ * matched receive's buffer, or while nobody took the message into the
+ * unexpected entry's payload, so that the sender's slots never wait for
+ * the application to post a receive.
+ */
+struct sfi_rvin {
+	struct sfi_list link;		/* in the connection's rv_in */
+	struct sfi_hdr hdr;		/* the RTS */
+	struct sfi_rx *rx;		/* the receive, once matched */
+	struct sfi_unexp *u;		/* the unexpected entry, until then */
+	size_t keep;			/* bytes the receive takes */
+	size_t got;			/* bytes of chunks seen, in order */
+	int err;
+};
+
+/*
+ * The sender's staging window of a connection (rv_stage.c): one
+ * registration, cut into slots; a large send is copied through it chunk
+ * by chunk while the receiver reads the chunks already announced.
+ */
+struct sfi_stage {
+	char *mem;			/* page-aligned, size bytes */
+	size_t size, slot;
+	unsigned int nslots, nfree;
+	uint64_t woff;			/* offset of the window */
+	unsigned char *busy;		/* per slot: announced, not credited */
 };
 
 enum sfi_tx_kind { SFI_TX_FRAME, SFI_TX_READ, SFI_TX_WRITE };
@@ -236,6 +277,10 @@ struct sfi_tx {
 	uint64_t roff;		/* RMA: offset on the peer's side */
 	size_t rv_span;		/* RTS: the window opened for the data */
 	int started;
+	int staged;		/* RTS through the staging window */
+	size_t st_sent;		/* staged: bytes copied into slots */
+	size_t st_acked;	/* staged: bytes the receiver credited */
+	int st_err;		/* staged: first error a credit reported */
 };
 
 enum sfi_conn_state { SFI_CONNECTING, SFI_OPEN, SFI_DEAD };
@@ -253,6 +298,8 @@ struct sfi_conn {
 	struct sfi_list txq;
 	struct sfi_list rv_wait;	/* RTS sent, FIN awaited */
 	uint64_t rv_next, rv_id;
+	struct sfi_stage *stage;	/* NULL until the first staged send */
+	struct sfi_list rv_in;		/* struct sfi_rvin being received */
 	/* the frame being received */
 	struct sfi_hdr rxh;
 	size_t rxh_got;
@@ -341,12 +388,27 @@ void sfi_conn_accept_all(struct sfi_ep *ep);
 void sfi_conn_progress(struct sfi_conn *conn);
 void sfi_conn_close(struct sfi_conn *conn);
 void sfi_conn_fail(struct sfi_conn *conn, int err);
+void sfi_conn_flush(struct sfi_conn *conn);
 int sfi_conn_frame(struct sfi_conn *conn, const struct sfi_hdr *h);
 
 /* wire.c: the receive side of a connection's stream */
 void sfi_conn_receive(struct sfi_conn *conn);
 int sfi_rv_fetch(struct sfi_conn *conn, const struct sfi_hdr *h, void *buf,
 		 size_t len);
+
+/* rv_stage.c: the sending side of the staged rendezvous */
+int sfi_stage_begin(struct sfi_conn *conn, struct sfi_tx *tx);
+int sfi_stage_pump(struct sfi_conn *conn);
+void sfi_stage_credit(struct sfi_conn *conn, const struct sfi_hdr *h);
+void sfi_stage_free(struct sfi_conn *conn);
+
+/* rv_in.c: the receiving side of the staged rendezvous */
+int sfi_rvin_start(struct sfi_conn *conn, const struct sfi_hdr *h);
+void sfi_rvin_chunk(struct sfi_conn *conn, const struct sfi_hdr *h);
+void sfi_rvin_take(struct sfi_ep *ep, struct sfi_rx *rx,
+		   struct sfi_unexp *u);
+void sfi_rvin_drop(struct sfi_unexp *u);
+void sfi_rvin_fail(struct sfi_conn *conn, int err);
 
 /* msg.c, rma.c */
 extern struct fi_ops_msg sfi_msg_ops;

@@ -16,6 +16,11 @@ void sfi_unexp_free(struct sfi_unexp *u)
 {
 	struct sfi_hdr fin;
 
+	if (u->rvin) {
+		/* staged: the chunks still to come are credited unread */
+		sfi_rvin_drop(u);
+		u->hdr.op = SFI_OP_EAGER;
+	}
 	/* a rendezvous nobody will take: release the sender */
 	if (u->hdr.op == SFI_OP_RTS && u->conn && u->conn->state == SFI_OPEN) {
 		memset(&fin, 0, sizeof(fin));
@@ -61,7 +66,7 @@ static void on_fin(struct sfi_conn *c, const struct sfi_hdr *h)
 	sfi_list_each(pos, tmp, &c->rv_wait) {
 		struct sfi_tx *tx = sfi_of(pos, struct sfi_tx, link);
 
-		if (tx->hdr.id != h->id)
+		if (tx->staged || tx->hdr.id != h->id)
 			continue;
 		sfi_list_del(&tx->link);
 		scif_unregister(c->epd, (off_t)tx->roff, tx->rv_span);
@@ -116,7 +121,18 @@ static int on_header(struct sfi_conn *c)
 			    FI_REMOTE_CQ_DATA, 0, NULL, h->data, 0,
 			    sfi_av_reverse(ep->av, &c->peer));
 		return 0;
+	case SFI_OP_CHUNK:
+		sfi_rvin_chunk(c, h);
+		return 0;
+	case SFI_OP_CREDIT:
+		sfi_stage_credit(c, h);
+		return 0;
 	case SFI_OP_RTS:
+		if (h->flags & SFI_HF_STAGED) {
+			if (sfi_rvin_start(c, h))
+				sfi_conn_fail(c, FI_ENOMEM);
+			return 0;
+		}
 		rx = sfi_rx_match(ep, h, &c->peer);
 		if (rx) {
 			n = h->len < rx->len ? h->len : rx->len;
