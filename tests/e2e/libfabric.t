@@ -9,7 +9,7 @@
 #   - fi-scif-test (tests/user/fabric_test.c) passes: tag matching,
 #     unexpected messages, FI_PEEK/FI_CLAIM, truncation, cancel, RMA,
 #     remote CQ data, counters, the staged rendezvous; once as it comes
-#     and once with FI_SCIF_RV_STAGING=2097152 (the staged rendezvous);
+#     and once with FI_SCIF_RV_STAGING=0 (a registration per message);
 #   - fi_pingpong -e rdm -c -S all (0 bytes to 6 MiB, checked data, both
 #     the eager and the rendezvous path) passes as messages and as tagged
 #     messages, every size on both sides.

@@ -236,8 +236,8 @@ static void test_peek_trunc(void)
 }
 
 /*
- * Messages above the staging window take several turns of it (the run
- * with FI_SCIF_RV_STAGING=2097152; without it the same messages go by the
+ * Messages above the staging window take several turns of it (by
+ * default; run with FI_SCIF_RV_STAGING=0 the same messages go by the
  * per-message rendezvous).
  */
 #define STAGED_BIG	(5 * 1024 * 1024 + 12345)

@@ -149,7 +149,7 @@ FI_EXT_INI
 	    idle > 0)
 		sfi_idle_wait_us = idle;
 	fi_param_define(&sfi_prov, "rv_staging", FI_PARAM_SIZE_T,
-			"Bytes of the staging window each connection registers once, on its first message above the eager size, and copies such messages through chunk by chunk, e.g. 2097152; 0: register every such message's own buffer instead (default: %lu)",
+			"Bytes of the staging window each connection registers once, on its first message above the eager size, and copies such messages through chunk by chunk; 0: register every such message's own buffer instead (default: %lu)",
 			SFI_RV_STAGING_DEFAULT);
 	if (fi_param_get_size_t(&sfi_prov, "rv_staging", &staging) == 0)
 		sfi_rv_staging = staging;

@@ -61,8 +61,8 @@ extern long sfi_idle_wait_us;
 extern size_t sfi_rv_staging;
 extern size_t sfi_rv_slot;
 
-/* 0: off until the staged path has been measured and tested on the rig */
-#define SFI_RV_STAGING_DEFAULT	0UL
+/* 2 MiB: four 512 KiB slots (Documentation/libfabric.rst); 0 turns it off */
+#define SFI_RV_STAGING_DEFAULT	(2UL * 1024 * 1024)
 #define SFI_RV_SLOT_DEFAULT	(512UL * 1024)
 
 /* ---- a doubly linked list of our own */

@@ -12,8 +12,8 @@ echo "---- fi_info -p scif"
 fi_info -p scif
 echo "---- fi-scif-test"
 fi-scif-test
-echo "---- fi-scif-test, FI_SCIF_RV_STAGING=2097152"
-FI_SCIF_RV_STAGING=2097152 fi-scif-test
+echo "---- fi-scif-test, FI_SCIF_RV_STAGING=0 (a registration per message)"
+FI_SCIF_RV_STAGING=0 fi-scif-test
 for mode in msg tagged; do
 	echo "---- fi_pingpong -m $mode"
 	timeout 900 fi_pingpong -p scif -e rdm -m "$mode" -c -S all -I 3 \
