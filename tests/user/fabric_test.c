@@ -87,6 +87,19 @@ static int wait_comp(struct fid_cq *cq, struct fi_cq_tagged_entry *e,
 	exit(1);
 }
 
+/* Peek at b's receive queue with @flags until a message is there. */
+static int peek_wait(struct fi_msg_tagged *m, uint64_t flags,
+		     struct fi_cq_tagged_entry *e)
+{
+	int r;
+
+	do {
+		TRY(fi_trecvmsg(b.ep, m, FI_PEEK | flags));
+		r = wait_comp(b.cq, e, NULL);
+	} while (r == -FI_ENOMSG);
+	return r;
+}
+
 /* Let B's progress take in whatever A sent, for 200 ms. */
 static void settle(void)
 {
@@ -209,10 +222,7 @@ static void test_peek_trunc(void)
 	m.addr = FI_ADDR_UNSPEC;
 	m.tag = 7;
 	m.context = &claim_ctx;
-	do {
-		TRY(fi_trecvmsg(b.ep, &m, FI_PEEK | FI_CLAIM));
-		r = wait_comp(b.cq, &e, NULL);
-	} while (r == -FI_ENOMSG);
+	r = peek_wait(&m, FI_CLAIM, &e);
 	check(!r && e.len == 7 && e.tag == 7,
 	      "FI_PEEK|FI_CLAIM reports the length and tag");
 	iov.iov_base = in;
@@ -300,10 +310,7 @@ static void test_staged(void)
 	m.addr = FI_ADDR_UNSPEC;
 	m.tag = 24;
 	m.context = &peek_ctx;
-	do {
-		TRY(fi_trecvmsg(b.ep, &m, FI_PEEK | FI_DISCARD));
-		r = wait_comp(b.cq, &e, NULL);
-	} while (r == -FI_ENOMSG);
+	r = peek_wait(&m, FI_DISCARD, &e);
 	check(!r && e.len == STAGED_BIG, "FI_PEEK|FI_DISCARD of a staged message");
 	r = wait_comp(a.cq, &e, NULL);
 	check(!r, "the discarded staged send completes");

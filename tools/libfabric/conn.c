@@ -275,11 +275,10 @@ static void tx_queue_run(struct sfi_conn *c)
 			tx->done += (size_t)n;
 		}
 		sfi_list_del(&tx->link);
-		if (tx->hdr.op == SFI_OP_RTS) {
+		if (tx->hdr.op == SFI_OP_RTS)
 			sfi_list_add_tail(&c->rv_wait, &tx->link);
-		} else {
+		else
 			sfi_tx_complete(c->ep, tx, 0);
-		}
 	}
 }
 

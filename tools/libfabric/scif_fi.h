@@ -117,10 +117,10 @@ enum sfi_op {
 	SFI_OP_RTS,		/* len bytes wait in the sender's window at roff */
 	SFI_OP_FIN,		/* the receiver is done with rendezvous id */
 	SFI_OP_WDATA,		/* remote CQ data of an RMA write just done */
-	SFI_OP_CHUNK,		/* staged rendezvous id: len bytes of the
-				 * message at offset data wait at roff */
-	SFI_OP_CREDIT,		/* the chunk of id at roff (len bytes) was
-				 * read; status: 0 or a negative errno */
+	/* staged rendezvous id: len bytes of the message at offset data */
+	SFI_OP_CHUNK,		/* wait at roff */
+	/* the chunk of id at roff (len bytes) was read */
+	SFI_OP_CREDIT,		/* status: 0 or a negative errno */
 };
 
 #define SFI_HF_TAGGED	0x1
