@@ -345,7 +345,9 @@ struct scif_ntb_peer {
  * @removing: set at remove; no work is queued any more
  * @use_msg: the handshake words travel in message registers, not
  *	     scratchpads (scif_ntb_msg.c)
- * @msg_lock: serialises the message registers and every peer's @words
+ * @msg_lock: serialises the message registers and every peer's @words;
+ *	      taken inside &scif_ntb_peer.lock (a handshake publishing a
+ *	      word), never the other way: the message work takes no peer lock
  * @msg_work: receives and sends handshake words in message registers
  * @msg_lone: jiffies | 1 since one message register alone is full, else 0;
  *	       under @msg_lock
