@@ -129,6 +129,11 @@ static int on_header(struct sfi_conn *c)
 		return 0;
 	case SFI_OP_RTS:
 		if (h->flags & SFI_HF_STAGED) {
+			/* no chunk would ever complete an empty one */
+			if (!h->len) {
+				sfi_conn_fail(c, EPROTO);
+				return 0;
+			}
 			if (sfi_rvin_start(c, h))
 				sfi_conn_fail(c, FI_ENOMEM);
 			return 0;
