@@ -338,8 +338,30 @@ struct scif_wire_shm_ctl {
 	__le32 tx_event;
 };
 
+/* Hop count of a route announcement entry that means "unreachable". */
+#define SCIF_ROUTE_HOPS_MAX	16
+
+/**
+ * struct scif_wire_route - one entry of a route announcement
+ * @node: the destination node id, 0..%SCIF_MAX_NODE_ID
+ * @hops: links between the announcing node and @node: 0 for the announcing
+ *	  node itself, %SCIF_ROUTE_HOPS_MAX for a destination withdrawn
+ * @rsvd: must be zero
+ * @ident: the random identity of the node that holds the id @node, as the
+ *	   announcing node learnt it (non-zero); 0 in a withdrawal
+ *
+ * See Documentation/scif-routing.rst.
+ */
+struct scif_wire_route {
+	__le16 node;
+	u8 hops;
+	u8 rsvd;
+	__le32 ident;
+};
+
 #define SCIF_WIRE_MSG_SIZE	64
 static_assert(sizeof(struct scif_wire_msg) == SCIF_WIRE_MSG_SIZE);
+static_assert(sizeof(struct scif_wire_route) == 8);
 
 /* Largest data payload of one DATA message on any link. */
 #define SCIF_WIRE_DATA_MAX	16384

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCIF routes: a distance vector with a hop bound.
+ *
+ * Each neighbour tells us, per destination, how many links it is away
+ * (&struct scif_wire_route). The route to a destination goes through the
+ * neighbour that announced the fewest, ties going to the lower neighbour
+ * id; a route of %SCIF_ROUTE_HOPS_MAX links or more is no route, so that a
+ * loop counts up to the bound and dies. What we announce to a neighbour
+ * leaves out (announces as unreachable) the routes that go through it.
+ * Identities tell two nodes with one id apart: the first one learnt keeps
+ * the id. Announcements are peer input: scif_route_rx() checks a whole
+ * message before it uses any of it. See Documentation/scif-routing.rst.
+ */
+#include <kunit/visibility.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/lockdep.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+
+#include "scif_route.h"
+
+/**
+ * scif_route_init() - set up an empty route table
+ * @rt: the table
+ * @name: names the instance in messages; must outlive the table
+ * @self: the instance's node id
+ * @self_ident: the instance's identity, non-zero
+ */
+void scif_route_init(struct scif_route_table *rt, const char *name, u16 self,
+		     u32 self_ident)
+{
+	unsigned int d;
+
+	mutex_init(&rt->lock);
+	rt->name = name;
+	rt->self = self;
+	rt->self_ident = self_ident;
+	for (d = 0; d < SCIF_ROUTE_NODES; d++) {
+		rt->nbr[d] = NULL;
+		rt->route[d].hops = SCIF_ROUTE_HOPS_MAX;
+		rt->route[d].via = 0;
+		rt->route[d].ident = 0;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_route_init);
+
+/**
+ * scif_route_destroy() - free what a route table holds
+ * @rt: the table; no other function may run on it any more
+ */
+void scif_route_destroy(struct scif_route_table *rt)
+{
+	unsigned int d;
+
+	for (d = 0; d < SCIF_ROUTE_NODES; d++) {
+		kfree(rt->nbr[d]);
+		rt->nbr[d] = NULL;
+	}
+	mutex_destroy(&rt->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_route_destroy);
+
+/*
+ * Derive the route to @d from what the neighbours announced; set @d in
+ * @changed if the route appeared, went, or changed its hop count or next
+ * hop.
+ */
+static void scif_route_pick(struct scif_route_table *rt, unsigned int d,
+			    unsigned long *changed)
+{
+	struct scif_route *r = &rt->route[d];
+	unsigned int n, best = SCIF_ROUTE_HOPS_MAX;
+	u16 via = 0;
+	u32 ident = 0;
+
+	lockdep_assert_held(&rt->lock);
+	if (d == rt->self)
+		return;
+	for (n = 0; n < SCIF_ROUTE_NODES; n++) {
+		struct scif_route_nbr *v = rt->nbr[n];
+
+		/* Strictly fewer: ties stay with the lower neighbour id. */
+		if (v && v->hops[d] + 1U < best) {
+			best = v->hops[d] + 1U;
+			via = n;
+			ident = v->ident[d];
+		}
+	}
+	if (best >= SCIF_ROUTE_HOPS_MAX) {
+		best = SCIF_ROUTE_HOPS_MAX;
+		via = 0;
+		ident = 0;
+	}
+	if (r->hops == best && r->via == via && r->ident == ident)
+		return;
+	r->hops = best;
+	r->via = via;
+	r->ident = ident;
+	if (changed)
+		__set_bit(d, changed);
+}
+
+/**
+ * scif_route_link_up() - a link to a neighbour came up
+ * @rt: the table
+ * @nbr: the neighbour's node id
+ *
+ * The neighbour announces nothing yet: its routes, itself included, come
+ * with its first announcement (scif_route_rx()).
+ *
+ * Return: 0, -EINVAL (@nbr is out of range or our own id), -EEXIST (a link
+ * to @nbr is up already) or -ENOMEM.
+ */
+int scif_route_link_up(struct scif_route_table *rt, u16 nbr)
+{
+	struct scif_route_nbr *v;
+	int ret = 0;
+
+	if (nbr >= SCIF_ROUTE_NODES || nbr == rt->self)
+		return -EINVAL;
+	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	memset(v->hops, SCIF_ROUTE_HOPS_MAX, sizeof(v->hops));
+	mutex_lock(&rt->lock);
+	if (rt->nbr[nbr])
+		ret = -EEXIST;
+	else
+		rt->nbr[nbr] = v;
+	mutex_unlock(&rt->lock);
+	if (ret)
+		kfree(v);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_route_link_up);
+
+/**
+ * scif_route_link_down() - a link to a neighbour went down
+ * @rt: the table
+ * @nbr: the neighbour's node id
+ * @changed: a bitmap of %SCIF_ROUTE_NODES bits; the destinations whose
+ *	     route changed are set in it (the others are left alone)
+ *
+ * Everything the neighbour announced is forgotten; the routes through it
+ * move to another neighbour that announced their destination, or are gone.
+ */
+void scif_route_link_down(struct scif_route_table *rt, u16 nbr,
+			  unsigned long *changed)
+{
+	struct scif_route_nbr *v;
+	unsigned int d;
+
+	if (nbr >= SCIF_ROUTE_NODES)
+		return;
+	mutex_lock(&rt->lock);
+	v = rt->nbr[nbr];
+	rt->nbr[nbr] = NULL;
+	if (v) {
+		for (d = 0; d < SCIF_ROUTE_NODES; d++)
+			scif_route_pick(rt, d, changed);
+	}
+	mutex_unlock(&rt->lock);
+	kfree(v);
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_route_link_down);
+
+/* The checks of one entry that need nothing but the entry and its sender. */
+static int scif_route_check(struct scif_route_table *rt, u16 nbr,
+			    const struct scif_wire_route *e)
+{
+	unsigned int node = le16_to_cpu(e->node);
+	bool named = le32_to_cpu(e->ident) != 0;
+	bool route = e->hops < SCIF_ROUTE_HOPS_MAX;
+	bool sender = node == nbr;
+	bool zero = e->hops == 0;
+
+	if (node >= SCIF_ROUTE_NODES || e->hops > SCIF_ROUTE_HOPS_MAX ||
+	    e->rsvd)
+		return -EPROTO;
+	/* A route names its destination's identity; a withdrawal none. */
+	if (route != named)
+		return -EPROTO;
+	/* Hop count 0 is the sender itself, and the sender is at 0. */
+	if (zero != sender)
+		return -EPROTO;
+	return 0;
+}
+
+/*
+ * Whether @ident may hold the id @d: it is the identity already known for
+ * @d (ours for our own id), or none is known. Reports a refusal.
+ */
+static bool scif_route_ident_ok(struct scif_route_table *rt, u16 nbr,
+				unsigned int d, u32 ident)
+{
+	u32 known;
+
+	lockdep_assert_held(&rt->lock);
+	known = d == rt->self ? rt->self_ident : rt->route[d].ident;
+	if (!known || known == ident)
+		return true;
+	pr_warn_ratelimited("scif %s: node id %u claimed by two nodes (identity %08x, and %08x announced by node %u): refusing the second\n",
+			    rt->name, d, known, ident, nbr);
+	return false;
+}
+
+/**
+ * scif_route_rx() - take in an announcement from a neighbour
+ * @rt: the table
+ * @nbr: the neighbour, as its link says
+ * @e: the entries
+ * @n: their number, at most %SCIF_ROUTE_NODES
+ * @changed: a bitmap of %SCIF_ROUTE_NODES bits; the destinations whose
+ *	     route changed are set in it
+ *
+ * Each entry replaces what @nbr said before about its destination. The
+ * message is refused as a whole, with nothing changed, if any entry breaks
+ * a rule (Documentation/scif-routing.rst, "Checks on announcements") or if
+ * no link to @nbr is up. An entry that names an id with another identity
+ * than the one known for it (our own included) is refused on its own, as
+ * if @nbr had withdrawn the destination, and reported.
+ *
+ * Return: 0; -EEXIST if an entry was refused for its identity (the others
+ * were taken); -EPROTO for a message that breaks the rules; -ENOENT if no
+ * link to @nbr is up.
+ */
+int scif_route_rx(struct scif_route_table *rt, u16 nbr,
+		  const struct scif_wire_route *e, unsigned int n,
+		  unsigned long *changed)
+{
+	DECLARE_BITMAP(seen, SCIF_ROUTE_NODES);
+	struct scif_route_nbr *v;
+	unsigned int i;
+	int ret = 0;
+
+	if (nbr >= SCIF_ROUTE_NODES || n > SCIF_ROUTE_NODES)
+		return -EPROTO;
+	bitmap_zero(seen, SCIF_ROUTE_NODES);
+	for (i = 0; i < n; i++) {
+		unsigned int d = le16_to_cpu(e[i].node);
+
+		if (scif_route_check(rt, nbr, &e[i]))
+			return -EPROTO;
+		if (__test_and_set_bit(d, seen))
+			return -EPROTO;
+	}
+	mutex_lock(&rt->lock);
+	v = rt->nbr[nbr];
+	if (!v) {
+		mutex_unlock(&rt->lock);
+		return -ENOENT;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned int d = le16_to_cpu(e[i].node);
+		u32 ident = le32_to_cpu(e[i].ident);
+		u8 hops = e[i].hops;
+
+		if (hops < SCIF_ROUTE_HOPS_MAX &&
+		    !scif_route_ident_ok(rt, nbr, d, ident)) {
+			ret = -EEXIST;
+			hops = SCIF_ROUTE_HOPS_MAX;
+			ident = 0;
+		}
+		if (d == rt->self)
+			continue;
+		v->hops[d] = hops;
+		v->ident[d] = ident;
+		scif_route_pick(rt, d, changed);
+	}
+	mutex_unlock(&rt->lock);
+	if (ret == -EEXIST)
+		return ret;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_route_rx);
+
+/**
+ * scif_route_lookup() - the route to a destination
+ * @rt: the table
+ * @dst: the destination, any value
+ * @via: set to the neighbour to give messages for @dst to (may be NULL)
+ *
+ * Return: the number of links to @dst (at least 1), or -EHOSTUNREACH if
+ * there is no route (our own id has none).
+ */
+int scif_route_lookup(struct scif_route_table *rt, u16 dst, u16 *via)
+{
+	int ret = -EHOSTUNREACH;
+
+	if (dst >= SCIF_ROUTE_NODES)
+		return ret;
+	mutex_lock(&rt->lock);
+	if (rt->route[dst].hops < SCIF_ROUTE_HOPS_MAX) {
+		ret = rt->route[dst].hops;
+		if (via)
+			*via = rt->route[dst].via;
+	}
+	mutex_unlock(&rt->lock);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_route_lookup);
+
+/**
+ * scif_route_fill() - write an announcement for a neighbour
+ * @rt: the table
+ * @to: the neighbour it is for
+ * @which: a bitmap of %SCIF_ROUTE_NODES bits: the destinations to announce
+ *	   (our own id among them announces ourselves, at hop count 0)
+ * @pos: the first destination to look at; set to where the next call goes
+ *	 on (%SCIF_ROUTE_NODES once every destination was written)
+ * @e: the entries to fill
+ * @max: room at @e
+ *
+ * A destination without a route, or whose route goes through @to, is
+ * announced as withdrawn. Call again while @pos is below
+ * %SCIF_ROUTE_NODES, for announcements larger than one message.
+ *
+ * Return: the number of entries written.
+ */
+unsigned int scif_route_fill(struct scif_route_table *rt, u16 to,
+			     const unsigned long *which, unsigned int *pos,
+			     struct scif_wire_route *e, unsigned int max)
+{
+	unsigned int d, n = 0;
+
+	mutex_lock(&rt->lock);
+	for (d = find_next_bit(which, SCIF_ROUTE_NODES, *pos);
+	     d < SCIF_ROUTE_NODES && n < max;
+	     d = find_next_bit(which, SCIF_ROUTE_NODES, d + 1)) {
+		const struct scif_route *r = &rt->route[d];
+		u8 hops = SCIF_ROUTE_HOPS_MAX;
+		u32 ident = 0;
+
+		if (d == rt->self) {
+			hops = 0;
+			ident = rt->self_ident;
+		} else if (r->hops < SCIF_ROUTE_HOPS_MAX && r->via != to) {
+			hops = r->hops;
+			ident = r->ident;
+		}
+		e[n].node = cpu_to_le16(d);
+		e[n].hops = hops;
+		e[n].rsvd = 0;
+		e[n].ident = cpu_to_le32(ident);
+		n++;
+	}
+	*pos = d;
+	mutex_unlock(&rt->lock);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_route_fill);
