@@ -119,6 +119,44 @@ static void fab_settle(struct kunit *test, struct fab *f)
 	KUNIT_EXPECT_FALSE_MSG(test, moved, "fabric did not settle");
 }
 
+/*
+ * Announce only what each node is owed (scif_route_take_dirty()), as the
+ * instances do, until nobody is owed anything.
+ */
+static void fab_settle_owed(struct kunit *test, struct fab *f)
+{
+	DECLARE_BITMAP(changed, SCIF_ROUTE_NODES);
+	DECLARE_BITMAP(which, SCIF_ROUTE_NODES);
+	struct scif_wire_route e[5];
+	unsigned int round, a, b, pos, n;
+	bool moved = true;
+
+	for (round = 0; moved && round < FAB_ROUNDS; round++) {
+		moved = false;
+		for (a = 0; a < f->n; a++) {
+			for (b = 0; b < f->n; b++) {
+				if (!f->link[a][b] ||
+				    !scif_route_take_dirty(f->rt[a], b, which))
+					continue;
+				moved = true;
+				for (pos = 0; pos < SCIF_ROUTE_NODES;) {
+					n = scif_route_fill(f->rt[a], b, which,
+							    &pos, e,
+							    ARRAY_SIZE(e));
+					if (!n)
+						break;
+					KUNIT_EXPECT_EQ(test,
+							scif_route_rx(f->rt[b],
+								      a, e, n,
+								      changed),
+							0);
+				}
+			}
+		}
+	}
+	KUNIT_EXPECT_FALSE_MSG(test, moved, "announcements did not end");
+}
+
 static int fab_hops(struct fab *f, u16 a, u16 b, u16 *via)
 {
 	return scif_route_lookup(f->rt[a], b, via);
@@ -364,6 +402,34 @@ static void route_duplicate_id(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, via, 2);
 }
 
+/*
+ * A ring of 5 settled by what is owed only: every node reaches every
+ * other, and after a link goes the far side is reached the other way.
+ */
+static void route_owed_ring5(struct kunit *test)
+{
+	struct fab *f = test->priv;
+	unsigned int a, b;
+	u16 via = 99;
+
+	fab_nodes(test, f, 5);
+	for (a = 0; a < 5; a++)
+		fab_join(test, f, a, (a + 1) % 5);
+	fab_settle_owed(test, f);
+	for (a = 0; a < 5; a++)
+		for (b = 0; b < 5; b++)
+			if (a != b)
+				KUNIT_EXPECT_EQ(test, fab_hops(f, a, b, NULL),
+						min((a - b + 5) % 5,
+						    (b - a + 5) % 5));
+	fab_cut(f, 0, 1);
+	fab_settle_owed(test, f);
+	KUNIT_EXPECT_EQ(test, fab_hops(f, 0, 1, &via), 4);
+	KUNIT_EXPECT_EQ(test, via, 4);
+	KUNIT_EXPECT_EQ(test, fab_hops(f, 1, 0, &via), 4);
+	KUNIT_EXPECT_EQ(test, via, 2);
+}
+
 /* Links that make no sense are refused. */
 static void route_link_rules(struct kunit *test)
 {
@@ -384,6 +450,7 @@ static struct kunit_case route_cases[] = {
 	KUNIT_CASE(route_poisoned_reverse),
 	KUNIT_CASE(route_bad_input),
 	KUNIT_CASE(route_duplicate_id),
+	KUNIT_CASE(route_owed_ring5),
 	KUNIT_CASE(route_link_rules),
 	{}
 };

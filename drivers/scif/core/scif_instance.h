@@ -97,12 +97,16 @@ struct scif_node {
  *	 core never writes to a bus_type.
  * @bus_name: name of @bus
  * @debugfs: debugfs directory, or NULL/ERR_PTR if none
+ * @routing: the routes to nodes beyond the neighbours, and their announcer
+ *	     (core/scif_route_msg.c; internally locked)
  *
  * The module creates one instance, the default node behind the exported API
  * and /dev/scif. KUnit suites create further, private instances so that
  * several nodes can run inside one kernel. Nothing in the core keeps mutable
  * state outside an instance.
  */
+struct scif_routing;
+
 struct scif_instance {
 	char *name;
 	u16 self;
@@ -118,6 +122,7 @@ struct scif_instance {
 	struct xarray nodes;
 	char *bus_name;
 	struct dentry *debugfs;
+	struct scif_routing *routing;
 
 	/* See @bus above. */
 	typeof_member(struct device, bus) bus;

@@ -21,6 +21,7 @@
 #include "scif_endpt.h"
 #include "scif_instance.h"
 #include "scif_link.h"
+#include "scif_route.h"
 #include "scif_trace.h"
 #include "scif_wire.h"
 
@@ -75,6 +76,8 @@ static int scif_msg_dispatch(struct scif_instance *si, u16 node,
 		return scif_handle_wake(si, node, msg);
 	case SCIF_MSG_RELEASE:
 		return scif_handle_release(si, node, msg);
+	case SCIF_MSG_ROUTE:
+		return scif_handle_route(si, node, msg, data, len);
 	}
 	return -EPROTO;
 }

@@ -27,6 +27,7 @@
 #include "scif_endpt.h"
 #include "scif_instance.h"
 #include "scif_link.h"
+#include "scif_route.h"
 #include "scif_shm.h"
 #include "scif_trace.h"
 #include "scif_transport.h"
@@ -360,6 +361,49 @@ int scif_node_send(struct scif_instance *si, u16 node,
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_node_send);
 
+/* Announce to @to what it is owed, in messages of what its link carries. */
+static void scif_node_announce(struct scif_routing *r, u16 to)
+{
+	struct scif_wire_msg msg;
+	unsigned int pos, n, max;
+
+	max = min_t(size_t, scif_node_max_data(r->si, to) / sizeof(r->buf[0]),
+		    ARRAY_SIZE(r->buf));
+	if (!max)
+		return;
+	while (scif_route_take_dirty(&r->rt, to, r->which)) {
+		for (pos = 0; pos < SCIF_ROUTE_NODES;) {
+			n = scif_route_fill(&r->rt, to, r->which, &pos, r->buf,
+					    max);
+			if (!n)
+				break;
+			scif_msg_init(&msg, SCIF_MSG_ROUTE, 0, 0, 0, 0, 0);
+			msg.len = cpu_to_le16(n * sizeof(r->buf[0]));
+			/* A lost link withdraws everything anyway. */
+			if (scif_node_send(r->si, to, &msg, r->buf,
+					   n * sizeof(r->buf[0])))
+				return;
+		}
+	}
+}
+
+/**
+ * scif_node_announce_routes() - send the neighbours the routes they are owed
+ * @work: &scif_routing.work of an instance
+ *
+ * The work item of core/scif_route_msg.c: one at a time per instance, so
+ * that a neighbour hears last what the table holds last.
+ */
+void scif_node_announce_routes(struct work_struct *work)
+{
+	struct scif_routing *r = container_of(work, struct scif_routing, work);
+	unsigned int to;
+
+	scif_route_nbrs(&r->rt, r->nbrs);
+	for_each_set_bit(to, r->nbrs, SCIF_ROUTE_NODES)
+		scif_node_announce(r, to);
+}
+
 /**
  * scif_node_count_drop() - count a message from a node that was rejected
  * @si: the instance
@@ -466,6 +510,7 @@ int scif_node_add(struct scif_instance *si, u16 node, struct scif_link *link)
 	/* A failed device leaves the node usable, only invisible to clients. */
 	if (scif_peer_dev_add(si, n))
 		pr_warn("scif %s: no device for node %u\n", si->name, node);
+	scif_routes_node_up(si, node);
 	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(scif_node_add, SCIF_TRANSPORT);
@@ -491,6 +536,7 @@ void scif_node_remove(struct scif_instance *si, u16 node)
 	up_write(&si->nodes_rwsem);
 	if (!n)
 		return;
+	scif_routes_node_down(si, node);
 	/* Tasks in scif_node_wait() let go; senders return (link dead). */
 	WRITE_ONCE(n->gone, true);
 	if (n->link->ops->poll)

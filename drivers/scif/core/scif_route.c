@@ -17,6 +17,7 @@
 #include <linux/export.h>
 #include <linux/lockdep.h>
 #include <linux/printk.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "scif_route.h"
@@ -100,6 +101,10 @@ static void scif_route_pick(struct scif_route_table *rt, unsigned int d,
 	r->ident = ident;
 	if (changed)
 		__set_bit(d, changed);
+	/* Owed to every neighbour (also to @via: now as withdrawn). */
+	for (n = 0; n < SCIF_ROUTE_NODES; n++)
+		if (rt->nbr[n])
+			__set_bit(d, rt->nbr[n]->dirty);
 }
 
 /**
@@ -124,6 +129,7 @@ int scif_route_link_up(struct scif_route_table *rt, u16 nbr)
 	if (!v)
 		return -ENOMEM;
 	memset(v->hops, SCIF_ROUTE_HOPS_MAX, sizeof(v->hops));
+	bitmap_fill(v->dirty, SCIF_ROUTE_NODES);
 	mutex_lock(&rt->lock);
 	if (rt->nbr[nbr])
 		ret = -EEXIST;
@@ -252,6 +258,10 @@ int scif_route_rx(struct scif_route_table *rt, u16 nbr,
 		mutex_unlock(&rt->lock);
 		return -ENOENT;
 	}
+	if (!v->heard) {
+		v->heard = true;
+		bitmap_fill(v->dirty, SCIF_ROUTE_NODES);
+	}
 	for (i = 0; i < n; i++) {
 		unsigned int d = le16_to_cpu(e[i].node);
 		u32 ident = le32_to_cpu(e[i].ident);
@@ -351,3 +361,103 @@ unsigned int scif_route_fill(struct scif_route_table *rt, u16 to,
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_route_fill);
+
+/**
+ * scif_route_set_self() - follow a change of the instance's node id
+ * @rt: the table
+ * @self: the instance's id now
+ *
+ * The id of an instance changes only while no link is up: the table takes
+ * @self only then.
+ *
+ * Return: false if a link is up and @self is not the table's id.
+ */
+bool scif_route_set_self(struct scif_route_table *rt, u16 self)
+{
+	bool ret = true;
+	unsigned int n;
+
+	mutex_lock(&rt->lock);
+	for (n = 0; n < SCIF_ROUTE_NODES; n++)
+		if (rt->nbr[n])
+			ret = false;
+	if (ret)
+		rt->self = self;
+	else
+		ret = rt->self == self;
+	mutex_unlock(&rt->lock);
+	return ret;
+}
+
+/**
+ * scif_route_nbrs() - the neighbours whose link is up
+ * @rt: the table
+ * @nbrs: a bitmap of %SCIF_ROUTE_NODES bits, set to them
+ */
+void scif_route_nbrs(struct scif_route_table *rt, unsigned long *nbrs)
+{
+	unsigned int n;
+
+	bitmap_zero(nbrs, SCIF_ROUTE_NODES);
+	mutex_lock(&rt->lock);
+	for (n = 0; n < SCIF_ROUTE_NODES; n++)
+		if (rt->nbr[n])
+			__set_bit(n, nbrs);
+	mutex_unlock(&rt->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_route_nbrs);
+
+/**
+ * scif_route_take_dirty() - what a neighbour is owed, and forget it
+ * @rt: the table
+ * @to: the neighbour
+ * @which: a bitmap of %SCIF_ROUTE_NODES bits, set to the destinations to
+ *	   announce to @to (scif_route_fill()); cleared if there are none
+ *
+ * Announcing reads the routes as they are when scif_route_fill() runs, so
+ * a change after this call is owed again and announced by a later call.
+ *
+ * Return: true if @which is not empty.
+ */
+bool scif_route_take_dirty(struct scif_route_table *rt, u16 to,
+			   unsigned long *which)
+{
+	struct scif_route_nbr *v;
+	bool ret = false;
+
+	bitmap_zero(which, SCIF_ROUTE_NODES);
+	if (to >= SCIF_ROUTE_NODES)
+		return false;
+	mutex_lock(&rt->lock);
+	v = rt->nbr[to];
+	if (v) {
+		bitmap_copy(which, v->dirty, SCIF_ROUTE_NODES);
+		bitmap_zero(v->dirty, SCIF_ROUTE_NODES);
+		ret = !bitmap_empty(which, SCIF_ROUTE_NODES);
+	}
+	mutex_unlock(&rt->lock);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_route_take_dirty);
+
+/**
+ * scif_route_show() - print the routes, one destination a line
+ * @rt: the table
+ * @m: where to
+ */
+void scif_route_show(struct scif_route_table *rt, struct seq_file *m)
+{
+	unsigned int d;
+
+	mutex_lock(&rt->lock);
+	seq_printf(m, "self %u identity %08x\n", rt->self, rt->self_ident);
+	seq_puts(m, "node  hops  via   identity\n");
+	for (d = 0; d < SCIF_ROUTE_NODES; d++) {
+		const struct scif_route *r = &rt->route[d];
+
+		if (r->hops < SCIF_ROUTE_HOPS_MAX)
+			seq_printf(m, "%-5u %-5u %-5u %08x\n", d, r->hops,
+				   r->via, r->ident);
+	}
+	mutex_unlock(&rt->lock);
+}

@@ -10,6 +10,9 @@
 #include <linux/bitmap.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
+
+struct seq_file;
 
 #include "scif_core.h"
 #include "scif_wire.h"
@@ -18,14 +21,21 @@
 #define SCIF_ROUTE_NODES	(SCIF_MAX_NODE_ID + 1)
 
 /**
- * struct scif_route_nbr - what one neighbour announced
+ * struct scif_route_nbr - what one neighbour announced, and what it is owed
  * @hops: per destination, the hop count the neighbour announced last
  *	  (%SCIF_ROUTE_HOPS_MAX: none, or withdrawn)
  * @ident: per destination, the identity that came with it (0 with none)
+ * @dirty: the destinations whose route changed since they were last
+ *	   announced to this neighbour (all of them when the link came up)
+ * @heard: the neighbour announced something already; its first
+ *	   announcement is answered with our whole table, in case ours
+ *	   reached it before it knew the link
  */
 struct scif_route_nbr {
 	u8 hops[SCIF_ROUTE_NODES];
 	u32 ident[SCIF_ROUTE_NODES];
+	DECLARE_BITMAP(dirty, SCIF_ROUTE_NODES);
+	bool heard;
 };
 
 /**
@@ -77,8 +87,42 @@ int scif_route_rx(struct scif_route_table *rt, u16 nbr,
 		  const struct scif_wire_route *e, unsigned int n,
 		  unsigned long *changed);
 int scif_route_lookup(struct scif_route_table *rt, u16 dst, u16 *via);
+bool scif_route_set_self(struct scif_route_table *rt, u16 self);
+void scif_route_nbrs(struct scif_route_table *rt, unsigned long *nbrs);
+bool scif_route_take_dirty(struct scif_route_table *rt, u16 to,
+			   unsigned long *which);
+void scif_route_show(struct scif_route_table *rt, struct seq_file *m);
 unsigned int scif_route_fill(struct scif_route_table *rt, u16 to,
 			     const unsigned long *which, unsigned int *pos,
 			     struct scif_wire_route *e, unsigned int max);
+
+/**
+ * struct scif_routing - an instance's routes and their announcer
+ * @rt: the route table (internally locked)
+ * @si: the instance
+ * @work: sends what the neighbours are owed; runs one at a time, so @buf
+ *	  and @which are its own
+ * @which: the destinations owed to the neighbour being served
+ * @nbrs: the neighbours, as the work last saw them
+ * @buf: the entries of one message
+ */
+struct scif_routing {
+	struct scif_route_table rt;
+	struct scif_instance *si;
+	struct work_struct work;
+	DECLARE_BITMAP(which, SCIF_ROUTE_NODES);
+	DECLARE_BITMAP(nbrs, SCIF_ROUTE_NODES);
+	struct scif_wire_route buf[SCIF_ROUTE_NODES];
+};
+
+/* core/scif_route_msg.c: the table of an instance, on the wire */
+void scif_routes_node_up(struct scif_instance *si, u16 node);
+void scif_routes_node_down(struct scif_instance *si, u16 node);
+int scif_handle_route(struct scif_instance *si, u16 node,
+		      const struct scif_wire_msg *msg, const void *data,
+		      size_t len);
+
+/* core/scif_node.c: the announcer */
+void scif_node_announce_routes(struct work_struct *work);
 
 #endif /* SCIF_ROUTE_H */

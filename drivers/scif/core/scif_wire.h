@@ -17,7 +17,7 @@
 #include <linux/sizes.h>
 #include <linux/types.h>
 
-#define SCIF_WIRE_VERSION	3
+#define SCIF_WIRE_VERSION	4
 
 /**
  * enum scif_msg_type - what a message asks of its receiver
@@ -90,6 +90,10 @@
  *			 tables: nothing it starts from now on reaches the
  *			 window. UNREG_ACK follows once what it started
  *			 before (RMAs, mappings, pages it holds) ended.
+ * @SCIF_MSG_ROUTE: a route announcement of the neighbour (no endpoint,
+ *		    every id and port 0): @len / 8 &struct scif_wire_route
+ *		    entries, each replacing what the sender said before about
+ *		    its node (Documentation/scif-routing.rst)
  * @SCIF_MSG_NR: number of types, not a type
  */
 enum scif_msg_type {
@@ -115,6 +119,7 @@ enum scif_msg_type {
 	SCIF_MSG_WAKE,
 	SCIF_MSG_RELEASE,
 	SCIF_MSG_UNREG_SEEN,
+	SCIF_MSG_ROUTE,
 	SCIF_MSG_NR,
 };
 
@@ -191,6 +196,7 @@ static inline const struct scif_msg_rule *scif_msg_rule(u8 type)
 		[SCIF_MSG_WAKE]		= SCIF_MSG_RULE(false, false, CORE),
 		[SCIF_MSG_RELEASE]	= SCIF_MSG_RULE(true, false, CORE),
 		[SCIF_MSG_UNREG_SEEN]	= SCIF_MSG_RULE(false, false, RMA),
+		[SCIF_MSG_ROUTE]	= SCIF_MSG_RULE(false, true, CORE),
 	};
 
 	if (type >= SCIF_MSG_NR || !rules[type].known)
