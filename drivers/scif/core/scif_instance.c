@@ -128,6 +128,8 @@ void scif_instance_destroy(struct scif_instance *si)
 	if (!si)
 		return;
 	WARN_ON(!list_empty(&si->transports));
+	/* No neighbour is left, so no route: the routed nodes go too. */
+	scif_routed_flush(si);
 	scif_layers_instance_remove(si);
 	WARN_ON(!xa_empty(&si->nodes));
 	while ((ep = scif_ep_next(si, &idx))) {

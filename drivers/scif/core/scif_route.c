@@ -313,6 +313,42 @@ int scif_route_lookup(struct scif_route_table *rt, u16 dst, u16 *via)
 EXPORT_SYMBOL_IF_KUNIT(scif_route_lookup);
 
 /**
+ * scif_route_src_ok() - whether a neighbour may pass on a message of a node
+ * @rt: the table
+ * @src: the node the message names as its sender, any value
+ * @nbr: the neighbour whose link it came over
+ *
+ * A neighbour speaks for itself, and forwards for a node only if it lies
+ * on a shortest path from here to that node: it announced the node at one
+ * hop fewer than our route has. That is our route's next hop, or one as
+ * good (where paths of equal length exist, as in a ring, the node at the
+ * other end may pick the other). A neighbour that announced no route to
+ * @src, or a longer one, would be impersonating it; our own id is never
+ * the sender of a message we receive.
+ *
+ * Return: true if the message may be taken as sent by @src.
+ */
+bool scif_route_src_ok(struct scif_route_table *rt, u16 src, u16 nbr)
+{
+	const struct scif_route_nbr *v;
+	bool ret = false;
+
+	if (src >= SCIF_ROUTE_NODES || nbr >= SCIF_ROUTE_NODES)
+		return false;
+	mutex_lock(&rt->lock);
+	v = rt->nbr[nbr];
+	if (src == rt->self)
+		ret = false;
+	else if (src == nbr)
+		ret = true;
+	else if (v && rt->route[src].hops < SCIF_ROUTE_HOPS_MAX)
+		ret = v->hops[src] + 1U == rt->route[src].hops;
+	mutex_unlock(&rt->lock);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_route_src_ok);
+
+/**
  * scif_route_fill() - write an announcement for a neighbour
  * @rt: the table
  * @to: the neighbour it is for

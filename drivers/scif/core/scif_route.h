@@ -87,6 +87,7 @@ int scif_route_rx(struct scif_route_table *rt, u16 nbr,
 		  const struct scif_wire_route *e, unsigned int n,
 		  unsigned long *changed);
 int scif_route_lookup(struct scif_route_table *rt, u16 dst, u16 *via);
+bool scif_route_src_ok(struct scif_route_table *rt, u16 src, u16 nbr);
 bool scif_route_set_self(struct scif_route_table *rt, u16 self);
 void scif_route_nbrs(struct scif_route_table *rt, unsigned long *nbrs);
 bool scif_route_take_dirty(struct scif_route_table *rt, u16 to,
@@ -122,7 +123,7 @@ int scif_handle_route(struct scif_instance *si, u16 node,
 		      const struct scif_wire_msg *msg, const void *data,
 		      size_t len);
 
-/* core/scif_node.c: the announcer */
+/* core/scif_route_msg.c: the route work (announcer) */
 void scif_node_announce_routes(struct work_struct *work);
 
 #endif /* SCIF_ROUTE_H */

@@ -5,8 +5,8 @@
  * their links coming and going, and announced to them in turn.
  *
  * One work item per instance (scif_node_announce_routes(), in
- * core/scif_node.c with the other sends; set up with the instance, by
- * scif_routes_init()) sends every announcement, so that what a
+ * core/scif_node.c with the node changes it makes; set up with the
+ * instance, by scif_routes_init()) sends every announcement, so that what a
  * neighbour hears about a destination last is what the table held last:
  * a change marks the destination as owed to every neighbour, and the work
  * sends what is owed as the table is when it runs. Receiving never sends,
@@ -48,7 +48,8 @@ void scif_routes_node_up(struct scif_instance *si, u16 node)
  * @si: the instance
  * @node: the neighbour
  *
- * What it announced is forgotten, and the changes told to the others.
+ * What it announced is forgotten, the changes told to the others, and the
+ * routed nodes brought in line (scif_routed_sync()).
  */
 void scif_routes_node_down(struct scif_instance *si, u16 node)
 {
@@ -57,8 +58,11 @@ void scif_routes_node_down(struct scif_instance *si, u16 node)
 
 	bitmap_zero(changed, SCIF_ROUTE_NODES);
 	scif_route_link_down(&r->rt, node, changed);
-	if (!bitmap_empty(changed, SCIF_ROUTE_NODES))
-		schedule_work(&r->work);
+	/*
+	 * Even without a change: the id may have a route through another
+	 * neighbour still, on which it comes back as a routed node.
+	 */
+	schedule_work(&r->work);
 }
 
 /**

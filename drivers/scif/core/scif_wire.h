@@ -217,7 +217,20 @@ static inline const struct scif_msg_rule *scif_msg_rule(u8 type)
  * @src_port: port of the sender
  * @dst_port: port addressed
  * @arg: type-specific argument
+ * @src_node: the node that sent the message first; kept by every node that
+ *	      forwards it
+ * @dst_node: the node the message is for
+ * @ttl: links the message may still cross, lowered by each node that
+ *	 forwards it. Every sender sets it (to %SCIF_ROUTE_HOPS_MAX) with
+ *	 @src_node and @dst_node. 0 means the header names no ends, as from
+ *	 a peer that leaves these bytes zero: the message is from the node
+ *	 at the other end of the link and for the receiver, and @src_node
+ *	 and @dst_node must be 0. A forwarder never passes on a message
+ *	 whose ttl would reach 0.
  * @rsvd: must be zero
+ *
+ * @src_node, @dst_node and @ttl were reserved bytes before routing: the
+ * layout and size are unchanged (Documentation/scif-routing.rst).
  */
 struct scif_wire_msg {
 	u8 version;
@@ -229,7 +242,10 @@ struct scif_wire_msg {
 	__le16 src_port;
 	__le16 dst_port;
 	__le32 arg;
-	u8 rsvd[32];
+	__le16 src_node;
+	__le16 dst_node;
+	u8 ttl;
+	u8 rsvd[27];
 };
 
 /**
