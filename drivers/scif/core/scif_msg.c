@@ -160,6 +160,14 @@ void scif_node_rx_parts(struct scif_instance *si, u16 node, const void *buf,
 		ret = -EPROTONOSUPPORT;
 		goto drop;
 	}
+	/*
+	 * Late, not wrong: the link went down here first, or came up here
+	 * last (the route work's first announcement may be that early).
+	 */
+	if (!scif_node_online(si, node)) {
+		ret = -ENOENT;
+		goto drop;
+	}
 	if (le16_to_cpu(msg.len) != len || len > SCIF_WIRE_DATA_MAX ||
 	    len > scif_node_max_data(si, node) ||
 	    memchr_inv(msg.rsvd, 0, sizeof(msg.rsvd))) {

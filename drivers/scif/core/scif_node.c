@@ -239,14 +239,25 @@ void scif_routed_sync_one(struct scif_instance *si, u16 d)
  * scif_routed_sync() - bring the routed nodes in line with the route table
  * @si: the instance
  *
- * scif_routed_sync_one() for every id. Called by the route work, which
- * runs after every change of the table.
+ * scif_routed_sync_one() for every destination reached through another
+ * node, and for every routed node. Called by the route work, which runs
+ * after every change of the table; one look at the table, so that a node's
+ * arrival costs little.
  */
 void scif_routed_sync(struct scif_instance *si)
 {
-	unsigned int d;
+	struct scif_routing *r = si->routing;
+	struct scif_node *n;
+	unsigned long d;
 
-	for (d = 0; d < SCIF_ROUTE_NODES; d++)
+	/* r->which is the work's own, free until it announces. */
+	scif_route_far(&r->rt, r->which);
+	rcu_read_lock();
+	xa_for_each(&si->nodes, d, n)
+		if (n->routed)
+			__set_bit(d, r->which);
+	rcu_read_unlock();
+	for_each_set_bit(d, r->which, SCIF_ROUTE_NODES)
 		scif_routed_sync_one(si, d);
 }
 

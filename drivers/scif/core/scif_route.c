@@ -313,6 +313,25 @@ int scif_route_lookup(struct scif_route_table *rt, u16 dst, u16 *via)
 EXPORT_SYMBOL_IF_KUNIT(scif_route_lookup);
 
 /**
+ * scif_route_far() - the destinations reached through another node
+ * @rt: the table
+ * @far: a bitmap of %SCIF_ROUTE_NODES bits, set to the destinations whose
+ *	 route has two hops or more
+ */
+void scif_route_far(struct scif_route_table *rt, unsigned long *far)
+{
+	unsigned int d;
+
+	bitmap_zero(far, SCIF_ROUTE_NODES);
+	mutex_lock(&rt->lock);
+	for (d = 0; d < SCIF_ROUTE_NODES; d++)
+		if (rt->route[d].hops >= 2 &&
+		    rt->route[d].hops < SCIF_ROUTE_HOPS_MAX)
+			__set_bit(d, far);
+	mutex_unlock(&rt->lock);
+}
+
+/**
  * scif_route_src_ok() - whether a neighbour may pass on a message of a node
  * @rt: the table
  * @src: the node the message names as its sender, any value

@@ -88,6 +88,7 @@ int scif_route_rx(struct scif_route_table *rt, u16 nbr,
 		  unsigned long *changed);
 int scif_route_lookup(struct scif_route_table *rt, u16 dst, u16 *via);
 bool scif_route_src_ok(struct scif_route_table *rt, u16 src, u16 nbr);
+void scif_route_far(struct scif_route_table *rt, unsigned long *far);
 bool scif_route_set_self(struct scif_route_table *rt, u16 self);
 void scif_route_nbrs(struct scif_route_table *rt, unsigned long *nbrs);
 bool scif_route_take_dirty(struct scif_route_table *rt, u16 to,
@@ -103,7 +104,8 @@ unsigned int scif_route_fill(struct scif_route_table *rt, u16 to,
  * @si: the instance
  * @work: sends what the neighbours are owed; runs one at a time, so @buf
  *	  and @which are its own
- * @which: the destinations owed to the neighbour being served
+ * @which: the destinations owed to the neighbour being served; before
+ *	   that, the destinations scif_routed_sync() looks at
  * @nbrs: the neighbours, as the work last saw them
  * @buf: the entries of one message
  */
