@@ -142,6 +142,7 @@ struct scif_instance {
 /* core/scif_node_table.c */
 struct scif_node *scif_node_hold(struct scif_instance *si, u16 node);
 void scif_node_release(struct scif_node *n);
+int scif_node_routed(struct scif_instance *si, u16 node);
 
 /* core/scif_node.c */
 int scif_node_insert(struct scif_instance *si, struct scif_node *n);

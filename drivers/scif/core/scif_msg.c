@@ -63,12 +63,14 @@ EXPORT_SYMBOL_IF_KUNIT(scif_msg_init);
  *
  * Return: 0 for a message to handle here, 1 for one to forward, or
  * -EBADMSG (ends named with a zero ttl), -EPERM (a sender the neighbour
- * may not speak for), -EPROTO (a ROUTE from or for another node).
+ * may not speak for), -ENOENT (forwarded from a node that is a neighbour
+ * here), -EPROTO (a ROUTE from or for another node).
  */
 static int scif_msg_ends(struct scif_instance *si, u16 node,
 			 const struct scif_wire_msg *msg, u16 *src)
 {
 	u16 dst = le16_to_cpu(msg->dst_node);
+	int kind;
 
 	*src = le16_to_cpu(msg->src_node);
 	if (!msg->ttl) {
@@ -79,13 +81,23 @@ static int scif_msg_ends(struct scif_instance *si, u16 node,
 	}
 	if (*src != node && !scif_route_src_ok(&si->routing->rt, *src, node))
 		return -EPERM;
-	/*
-	 * A node that has just become reachable may speak before the route
-	 * work made it a node here: make it one now, so that the answer finds
-	 * it.
-	 */
-	if (*src != node && !scif_node_online(si, *src))
-		scif_routed_sync_one(si, *src);
+	if (*src != node) {
+		/*
+		 * Late, not wrong: a neighbour speaks over its own link; a
+		 * message of it forwarded by another node took the path of
+		 * before the switch, whose connections are being reset.
+		 */
+		kind = scif_node_routed(si, *src);
+		if (!kind)
+			return -ENOENT;
+		/*
+		 * A node that has just become reachable may speak before the
+		 * route work made it a node here: make it one now, so that
+		 * the answer finds it.
+		 */
+		if (kind < 0)
+			scif_routed_sync_one(si, *src);
+	}
 	if (msg->type == SCIF_MSG_ROUTE &&
 	    (*src != node || dst != READ_ONCE(si->self)))
 		return -EPROTO;
@@ -162,9 +174,13 @@ void scif_node_rx_parts(struct scif_instance *si, u16 node, const void *buf,
 	}
 	/*
 	 * Late, not wrong: the link went down here first, or came up here
-	 * last (the route work's first announcement may be that early).
+	 * last (the route work's first announcement may be that early, and
+	 * the node may still be a routed node here: the two ends of a link
+	 * make the switch at different moments, and what the other end sends
+	 * over the link belongs to connections made over it, never to ours
+	 * through the route, which the switch resets).
 	 */
-	if (!scif_node_online(si, node)) {
+	if (scif_node_routed(si, node)) {
 		ret = -ENOENT;
 		goto drop;
 	}

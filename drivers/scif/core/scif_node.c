@@ -64,41 +64,48 @@ static void scif_node_teardown(struct scif_instance *si, struct scif_node *n)
  *     @routed set; freed here if it is refused
  *
  * A neighbour takes the place of a routed node of its id, whose
- * connections are reset (they went by messages through another node; new
- * ones go over the link). A routed node takes only a free id, silently.
+ * connections are reset first (they went by messages through another
+ * node, and older messages of theirs may still be on the way there: none
+ * of them may go over the link, nor meet one that does). A routed node
+ * takes only a free id, silently.
  *
  * Return: 0 or -EEXIST.
  */
 int scif_node_insert(struct scif_instance *si, struct scif_node *n)
 {
 	struct scif_node *old;
-	int ret = 0;
+	int ret;
 
 	n->si = si;
 	refcount_set(&n->senders, 1);
 	init_completion(&n->idle);
 	spin_lock_init(&n->shm_q_lock);
 	INIT_LIST_HEAD(&n->shm_q);
-	down_write(&si->nodes_rwsem);
-	old = xa_load(&si->nodes, n->id);
-	if (old && old->routed && !n->routed && n->id != si->self)
-		xa_store(&si->nodes, n->id, n, GFP_KERNEL);
-	else if (old && n->routed)
-		ret = -EEXIST;
-	else
-		old = NULL;
-	if (!old && !ret) {
-		ret = scif_transport_node_check(si, n->id, n->link);
-		if (!ret)
-			ret = xa_insert(&si->nodes, n->id, n, GFP_KERNEL);
-	}
-	up_write(&si->nodes_rwsem);
+	/* Again while the route work puts a routed node back meanwhile. */
+	do {
+		ret = 0;
+		down_write(&si->nodes_rwsem);
+		old = xa_load(&si->nodes, n->id);
+		if (old && old->routed && !n->routed && n->id != si->self)
+			xa_erase(&si->nodes, n->id);
+		else if (old && n->routed)
+			ret = -EEXIST;
+		else
+			old = NULL;
+		if (!old && !ret) {
+			ret = scif_transport_node_check(si, n->id, n->link);
+			if (!ret)
+				ret = xa_insert(&si->nodes, n->id, n,
+						GFP_KERNEL);
+		}
+		up_write(&si->nodes_rwsem);
+		if (old)
+			scif_node_teardown(si, old);
+	} while (old);
 	if (ret) {
 		kfree(n);
 		return ret == -EBUSY ? -EEXIST : ret;
 	}
-	if (old)
-		scif_node_teardown(si, old);
 	/* A failed device leaves the node usable, only invisible to clients. */
 	if (scif_peer_dev_add(si, n))
 		pr_warn("scif %s: no device for node %u\n", si->name, n->id);

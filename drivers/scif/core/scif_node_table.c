@@ -52,6 +52,26 @@ bool scif_node_online(struct scif_instance *si, u16 node)
 EXPORT_SYMBOL_IF_KUNIT(scif_node_online);
 
 /**
+ * scif_node_routed() - tell how a node is reached
+ * @si: the instance
+ * @node: the node id, any value
+ *
+ * Return: 1 for a routed node, 0 for a neighbour, -ENOENT for a node that
+ * is not in the table.
+ */
+int scif_node_routed(struct scif_instance *si, u16 node)
+{
+	struct scif_node *n;
+	int ret;
+
+	rcu_read_lock();
+	n = scif_node_get(si, node);
+	ret = n ? n->routed : -ENOENT;
+	rcu_read_unlock();
+	return ret;
+}
+
+/**
  * scif_node_max_data() - largest data chunk the link to a node carries
  * @si: the instance
  * @node: the node id
