@@ -303,8 +303,14 @@ static void scif_ntb_handshake(struct scif_ntb_peer *p)
 	}
 	ret = scif_ntb_map_peer(p, h.caps & SCIF_NTB_CAP_FLAT);
 	if (ret) {
-		/* Windows may follow the translation a little late. */
-		if (ret == -ENOLINK)
+		/*
+		 * Windows may follow the translation a little late, and a
+		 * translation read while the peer rewrites it reads as busy
+		 * (a peer vCPU descheduled mid-update): try again at the
+		 * next poll, as for a window not open yet, rather than
+		 * refuse this session of the peer for good.
+		 */
+		if (ret == -ENOLINK || ret == -EBUSY)
 			return;
 		scif_ntb_refuse_hello(p, &h, "has an outbound window we cannot map, error",
 				      -ret);
