@@ -133,20 +133,32 @@ static int fail(struct conn *c, const char *what, int err)
 	return -1;
 }
 
+/*
+ * A blocking call moves all @len bytes, or fewer when the connection ends
+ * meanwhile: the bytes that made it count, and the next call says why it
+ * ended (or moves the bytes still queued). A blocking call that moves
+ * nothing and reports nothing breaks the API: counted as corruption.
+ */
 static int xfer(struct conn *c, int send, void *buf, int len)
 {
+	char *p = buf;
 	int n;
 
-	if (c->mapped)
-		n = send ? scif_send(c->epd, buf, len, SCIF_SEND_BLOCK) :
-			   scif_recv(c->epd, buf, len, SCIF_RECV_BLOCK);
-	else
-		n = raw_msg(c->epd, send ? SCIF_SEND : SCIF_RECV, buf, len,
-			    send ? SCIF_SEND_BLOCK : SCIF_RECV_BLOCK);
-	if (n == len)
-		return 0;
-	/* a blocking call returns everything or fails */
-	return fail(c, send ? "send" : "recv", n < 0 ? errno : -1);
+	while (len > 0) {
+		if (c->mapped)
+			n = send ? scif_send(c->epd, p, len, SCIF_SEND_BLOCK) :
+				   scif_recv(c->epd, p, len, SCIF_RECV_BLOCK);
+		else
+			n = raw_msg(c->epd, send ? SCIF_SEND : SCIF_RECV, p,
+				    len, send ? SCIF_SEND_BLOCK :
+				    SCIF_RECV_BLOCK);
+		if (n <= 0 || n > len)
+			return fail(c, send ? "send" : "recv",
+				    n < 0 ? errno : -1);
+		p += n;
+		len -= n;
+	}
+	return 0;
 }
 
 /* Send one frame of @len pattern bytes (or the BYE frame, @len BYE). */

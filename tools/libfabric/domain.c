@@ -57,6 +57,9 @@ void sfi_domain_wait(struct sfi_domain *dom, long us)
 	if (n)
 		ppoll(fds, n, &ts, NULL);
 	pthread_mutex_lock(&dom->lock);
+	/* the next progress call looks for connection requests (ep.c) */
+	sfi_list_each(pos, tmp, &dom->eps)
+		sfi_of(pos, struct sfi_ep, link)->accept_skip = 0;
 }
 
 static long now_us(void)

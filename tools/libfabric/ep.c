@@ -10,12 +10,24 @@
 #include "scif_fi.h"
 
 #define SFI_BACKLOG	64
+/*
+ * Looking for connection requests costs a poll() system call, and a
+ * polling caller (an MPI library) runs the progress engine in a tight
+ * loop. Once an endpoint has a connection, only every SFI_ACCEPT_EVERY-th
+ * progress call looks, so that the loop stays in user space; one that
+ * slept in sfi_domain_wait() looks at once.
+ */
+#define SFI_ACCEPT_EVERY	64
 
 void sfi_ep_progress(struct sfi_ep *ep)
 {
 	struct sfi_list *pos, *tmp;
 
-	sfi_conn_accept_all(ep);
+	if (!ep->accept_skip || sfi_list_empty(&ep->conns)) {
+		ep->accept_skip = SFI_ACCEPT_EVERY;
+		sfi_conn_accept_all(ep);
+	}
+	ep->accept_skip--;
 	sfi_list_each(pos, tmp, &ep->conns)
 		sfi_conn_progress(sfi_of(pos, struct sfi_conn, link));
 }

@@ -321,6 +321,7 @@ struct sfi_ep {
 	scif_epd_t lep;
 	struct scif_port_id addr;
 	int enabled;
+	unsigned int accept_skip;	/* progress calls until a look (ep.c) */
 	struct sfi_list conns;
 	struct sfi_list posted[2];	/* [0] untagged, [1] tagged */
 	struct sfi_list unexp[2];
