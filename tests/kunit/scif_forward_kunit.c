@@ -15,6 +15,7 @@
 #include <linux/string.h>
 
 #include "core/scif_core.h"
+#include "core/scif_instance.h"
 #include "core/scif_link.h"
 #include "core/scif_wire.h"
 #include "scif_kunit_sim.h"
@@ -325,6 +326,34 @@ static void fwd_neighbour_replaces_routed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fwd_sent(f, NULL), 1);
 }
 
+/*
+ * The route work and a receive path may both find node 3 missing and both
+ * add it: the second add finds the id taken and must leave the node in
+ * place whole (it once tore it down while it stayed in the table, and the
+ * next removal underflowed its sender count and waited forever). The same
+ * for an id a neighbour holds.
+ */
+static void fwd_routed_add_twice(struct kunit *test)
+{
+	struct fwd_ctx *ctx = test->priv;
+	struct scif_wire_msg last;
+
+	scif_routed_add(ctx->si, FWD_FAR, FWD_RIGHT);
+	scif_routed_add(ctx->si, FWD_LEFT, FWD_RIGHT);
+	KUNIT_EXPECT_EQ(test, scif_node_routed(ctx->si, FWD_FAR), 1);
+	KUNIT_EXPECT_EQ(test, scif_node_routed(ctx->si, FWD_LEFT), 0);
+	/* Both still carry: an answer to node 3 and one to node 0. */
+	fwd_inject(ctx, FWD_RIGHT, SCIF_MSG_CONNREQ, FWD_FAR, FWD_SELF, 3,
+		   NULL, 0);
+	KUNIT_ASSERT_EQ(test, fwd_sent(&ctx->nbr[FWD_RIGHT], &last), 1);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(last.dst_node), FWD_FAR);
+	fwd_inject(ctx, FWD_LEFT, SCIF_MSG_CONNREQ, 0, 0, 0, NULL, 0);
+	KUNIT_EXPECT_EQ(test, fwd_sent(&ctx->nbr[FWD_LEFT], NULL), 1);
+	/* Withdrawn, node 3 goes once, and nothing waits on it. */
+	fwd_announce(ctx, FWD_RIGHT, FWD_FAR, SCIF_ROUTE_HOPS_MAX);
+	KUNIT_EXPECT_TRUE(test, fwd_online_within(ctx, FWD_FAR, false));
+}
+
 static struct kunit_case scif_forward_cases[] = {
 	KUNIT_CASE(fwd_routed_node_listed),
 	KUNIT_CASE(fwd_forward_lowers_ttl),
@@ -333,6 +362,7 @@ static struct kunit_case scif_forward_cases[] = {
 	KUNIT_CASE(fwd_sender_is_src_node),
 	KUNIT_CASE(fwd_zero_header_is_adjacent),
 	KUNIT_CASE(fwd_neighbour_replaces_routed),
+	KUNIT_CASE(fwd_routed_add_twice),
 	{}
 };
 

@@ -73,7 +73,7 @@ static void scif_node_teardown(struct scif_instance *si, struct scif_node *n)
  */
 int scif_node_insert(struct scif_instance *si, struct scif_node *n)
 {
-	struct scif_node *old;
+	struct scif_node *old, *replaced;
 	int ret;
 
 	n->si = si;
@@ -84,24 +84,25 @@ int scif_node_insert(struct scif_instance *si, struct scif_node *n)
 	/* Again while the route work puts a routed node back meanwhile. */
 	do {
 		ret = 0;
+		replaced = NULL;
 		down_write(&si->nodes_rwsem);
 		old = xa_load(&si->nodes, n->id);
-		if (old && old->routed && !n->routed && n->id != si->self)
+		if (old && old->routed && !n->routed && n->id != si->self) {
 			xa_erase(&si->nodes, n->id);
-		else if (old && n->routed)
+			replaced = old;
+		} else if (old && n->routed) {
+			/* Left in the table, whole: not ours to tear down. */
 			ret = -EEXIST;
-		else
-			old = NULL;
-		if (!old && !ret) {
+		} else {
 			ret = scif_transport_node_check(si, n->id, n->link);
 			if (!ret)
 				ret = xa_insert(&si->nodes, n->id, n,
 						GFP_KERNEL);
 		}
 		up_write(&si->nodes_rwsem);
-		if (old)
-			scif_node_teardown(si, old);
-	} while (old);
+		if (replaced)
+			scif_node_teardown(si, replaced);
+	} while (replaced);
 	if (ret) {
 		kfree(n);
 		return ret == -EBUSY ? -EEXIST : ret;
@@ -189,8 +190,17 @@ void scif_node_remove(struct scif_instance *si, u16 node)
 }
 EXPORT_SYMBOL_NS_GPL(scif_node_remove, SCIF_TRANSPORT);
 
-/* Bring @node online as a routed node, reached through neighbour @via. */
-static void scif_routed_add(struct scif_instance *si, u16 node, u16 via)
+/**
+ * scif_routed_add() - bring a node online as a routed node
+ * @si: the instance
+ * @node: the node id
+ * @via: the neighbour its route goes through
+ *
+ * Does nothing if @via is no neighbour, or if @node is in the table
+ * already: the route work and a receive path may both find @node missing
+ * and both add it; the second one leaves the first one's node alone.
+ */
+void scif_routed_add(struct scif_instance *si, u16 node, u16 via)
 {
 	struct scif_node *v, *n;
 
@@ -210,6 +220,7 @@ static void scif_routed_add(struct scif_instance *si, u16 node, u16 via)
 	/* A neighbour or routed node that came meanwhile keeps the id. */
 	scif_node_insert(si, n);
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_routed_add);
 
 /**
  * scif_routed_sync_one() - bring one routed node in line with its route

@@ -70,6 +70,7 @@ int scif_node_routed(struct scif_instance *si, u16 node)
 	rcu_read_unlock();
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(scif_node_routed);
 
 /**
  * scif_node_max_data() - largest data chunk the link to a node carries
