@@ -354,6 +354,36 @@ static void fwd_routed_add_twice(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, fwd_online_within(ctx, FWD_FAR, false));
 }
 
+/*
+ * Node 0 offers node 3 as short as node 2 does: the route stays through
+ * node 2. Node 2 withdraws it: the route moves to node 0, node 3 stays a
+ * node (not lost), and what is sent to it goes through node 0.
+ */
+static void fwd_route_moves(struct kunit *test)
+{
+	struct fwd_ctx *ctx = test->priv;
+	struct scif_wire_msg last;
+	int i;
+
+	fwd_announce(ctx, FWD_LEFT, FWD_FAR, 1);
+	fwd_inject(ctx, FWD_RIGHT, SCIF_MSG_CONNREQ, FWD_FAR, FWD_SELF, 3,
+		   NULL, 0);
+	KUNIT_EXPECT_EQ(test, fwd_sent(&ctx->nbr[FWD_RIGHT], NULL), 1);
+	KUNIT_EXPECT_EQ(test, fwd_sent(&ctx->nbr[FWD_LEFT], NULL), 0);
+	fwd_announce(ctx, FWD_RIGHT, FWD_FAR, SCIF_ROUTE_HOPS_MAX);
+	/* The route work moves the node; until then sends are refused. */
+	for (i = 0; i < 100 && !fwd_sent(&ctx->nbr[FWD_LEFT], NULL); i++) {
+		fwd_inject(ctx, FWD_LEFT, SCIF_MSG_CONNREQ, FWD_FAR, FWD_SELF,
+			   3, NULL, 0);
+		msleep(20);
+	}
+	KUNIT_ASSERT_GE(test, fwd_sent(&ctx->nbr[FWD_LEFT], &last), 1);
+	KUNIT_EXPECT_EQ(test, last.type, SCIF_MSG_REJECT);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(last.dst_node), FWD_FAR);
+	KUNIT_EXPECT_EQ(test, fwd_sent(&ctx->nbr[FWD_RIGHT], NULL), 1);
+	KUNIT_EXPECT_EQ(test, scif_node_routed(ctx->si, FWD_FAR), 1);
+}
+
 static struct kunit_case scif_forward_cases[] = {
 	KUNIT_CASE(fwd_routed_node_listed),
 	KUNIT_CASE(fwd_forward_lowers_ttl),
@@ -363,6 +393,7 @@ static struct kunit_case scif_forward_cases[] = {
 	KUNIT_CASE(fwd_zero_header_is_adjacent),
 	KUNIT_CASE(fwd_neighbour_replaces_routed),
 	KUNIT_CASE(fwd_routed_add_twice),
+	KUNIT_CASE(fwd_route_moves),
 	{}
 };
 

@@ -53,6 +53,9 @@
  * @route_link: a routed node's link: its sends go to the route's next hop
  *		as they are; it offers no memory (no shared-memory streams,
  *		staged RMA only) and cannot be polled
+ * @route_via: a routed node's next hop, the one its connections were made
+ *	       over; written under @nodes_rwsem held for writing when the
+ *	       route moves (scif_routed_sync_one()), read with READ_ONCE()
  *
  * Nodes are inserted and erased under &scif_instance.nodes_rwsem held for
  * writing. Users of @link hold it for reading, except senders: a send may
@@ -79,6 +82,7 @@ struct scif_node {
 	struct scif_instance *si;
 	bool routed;
 	struct scif_link route_link;
+	u16 route_via;
 };
 
 /**

@@ -222,6 +222,36 @@ void scif_routed_add(struct scif_instance *si, u16 node, u16 via)
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_routed_add);
 
+/*
+ * The route to routed node @d moved to neighbour @via. What went the old
+ * way may be lost in it, so the connections to @d are reset on both sides
+ * and connects and staged RMAs in flight to it fail; the node itself stays,
+ * on the bus, for the connections made from now on.
+ */
+static void scif_routed_move(struct scif_instance *si, u16 d, u16 via)
+{
+	struct scif_endpt *ep;
+	unsigned long idx = 0;
+	struct scif_node *n;
+	bool moved = false;
+
+	down_write(&si->nodes_rwsem);
+	n = xa_load(&si->nodes, d);
+	if (n && n->routed && n->route_via != via) {
+		WRITE_ONCE(n->route_via, via);
+		moved = true;
+	}
+	up_write(&si->nodes_rwsem);
+	if (!moved)
+		return;
+	while ((ep = scif_ep_next(si, &idx))) {
+		scif_connect_node_lost(ep, d);
+		scif_data_path_lost(ep, d);
+		scif_ep_put(ep);
+	}
+	scif_layers_node_lost(si, d);
+}
+
 /**
  * scif_routed_sync_one() - bring one routed node in line with its route
  * @si: the instance
@@ -229,15 +259,17 @@ EXPORT_SYMBOL_IF_KUNIT(scif_routed_add);
  *
  * A destination with a route of two hops or more and no node becomes a
  * routed node; a routed node whose destination has no route any more is
- * removed (its connections end with -ENODEV, the bus's clients are told).
- * Neighbours are their transports' to add and remove.
+ * removed (its connections end with -ENODEV, the bus's clients are told);
+ * one whose route moved to another neighbour stays, and its connections
+ * end with -ECONNRESET (scif_routed_move()). Neighbours are their
+ * transports' to add and remove.
  */
 void scif_routed_sync_one(struct scif_instance *si, u16 d)
 {
 	struct scif_node *n;
 	bool none, routed;
+	u16 via, was = 0;
 	int hops;
-	u16 via;
 
 	if (d >= SCIF_ROUTE_NODES || d == READ_ONCE(si->self))
 		return;
@@ -246,9 +278,13 @@ void scif_routed_sync_one(struct scif_instance *si, u16 d)
 	n = xa_load(&si->nodes, d);
 	none = !n;
 	routed = n && n->routed;
+	if (routed)
+		was = READ_ONCE(n->route_via);
 	rcu_read_unlock();
 	if (hops >= 2 && none)
 		scif_routed_add(si, d, via);
+	else if (hops >= 2 && routed && via != was)
+		scif_routed_move(si, d, via);
 	else if (hops < 0 && routed)
 		scif_node_remove_kind(si, d, true);
 }

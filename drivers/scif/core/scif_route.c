@@ -82,7 +82,7 @@ static void scif_route_pick(struct scif_route_table *rt, unsigned int d,
 	for (n = 0; n < SCIF_ROUTE_NODES; n++) {
 		struct scif_route_nbr *v = rt->nbr[n];
 
-		/* Strictly fewer: ties stay with the lower neighbour id. */
+		/* Strictly fewer: ties go to the lower neighbour id. */
 		if (v && v->hops[d] + 1U < best) {
 			best = v->hops[d] + 1U;
 			via = n;
@@ -93,6 +93,11 @@ static void scif_route_pick(struct scif_route_table *rt, unsigned int d,
 		best = SCIF_ROUTE_HOPS_MAX;
 		via = 0;
 		ident = 0;
+	} else if (r->hops < SCIF_ROUTE_HOPS_MAX && rt->nbr[r->via] &&
+		   rt->nbr[r->via]->hops[d] + 1U == best) {
+		/* As short as the best: a move would reset its connections. */
+		via = r->via;
+		ident = rt->nbr[via]->ident[d];
 	}
 	if (r->hops == best && r->via == via && r->ident == ident)
 		return;

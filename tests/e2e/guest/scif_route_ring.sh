@@ -96,5 +96,8 @@ case $me in
 esac
 # The transit node is back: every node lists all four again.
 scif-ntb-test nodes 4 120 || fail "waited for nodes 0..3 after the transit node came back"
+# Unload, so that the rig's leak and report checks see the teardown too.
+rmmod scif_ntb || fail "rmmod scif_ntb"
+rmmod ntb_ivshmem || fail "rmmod ntb_ivshmem"
 ok=1
 echo "node $me: done"

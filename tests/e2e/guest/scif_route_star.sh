@@ -13,6 +13,11 @@ trap '[ -n "$ok" ] || { echo "FAIL node $me";
 	cat /sys/kernel/debug/scif/routes /sys/kernel/debug/scif/nodes;
 	dmesg | grep -E "scif|ntb" | tail -30; } 2>/dev/null || true' EXIT
 
+fail() {
+	echo "node $me: $*"
+	exit 1
+}
+
 modprobe ntb_ivshmem
 modprobe scif_ntb node_id="$me"
 scif-ntb-test nodes 4 60
@@ -42,5 +47,8 @@ case $me in
 	scif-ntb-test echo 0 3100 1
 	;;
 esac
+# Unload, so that the rig's leak and report checks see the teardown too.
+rmmod scif_ntb || fail "rmmod scif_ntb"
+rmmod ntb_ivshmem || fail "rmmod ntb_ivshmem"
 ok=1
 echo "node $me: done"
