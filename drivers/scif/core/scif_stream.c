@@ -104,6 +104,27 @@ void scif_ep_reset(struct scif_endpt *ep, int err)
 EXPORT_SYMBOL_IF_KUNIT(scif_ep_reset);
 
 /**
+ * scif_data_path_lost() - reset a connection whose path to its peer moved
+ * @ep: any endpoint
+ * @node: the routed node whose route now goes through another neighbour
+ *
+ * Messages sent the old way may be lost in it, so a connection to @node
+ * cannot go on: it is reset with -ECONNRESET on both sides
+ * (scif_ep_reset(); the DISCONNECT takes the new way, and tells a peer
+ * whose own route did not move).
+ */
+void scif_data_path_lost(struct scif_endpt *ep, u16 node)
+{
+	bool ours;
+
+	spin_lock(&ep->lock);
+	ours = ep->state == SCIF_EP_CONNECTED && ep->peer.node == node;
+	spin_unlock(&ep->lock);
+	if (ours)
+		scif_ep_reset(ep, -ECONNRESET);
+}
+
+/**
  * scif_stream_sync() - take in the indices the peer published in our memory
  * @ep: the endpoint; its lock is held
  *

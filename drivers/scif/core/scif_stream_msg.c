@@ -68,37 +68,6 @@ void scif_data_node_lost(struct scif_endpt *ep, u16 node)
 	}
 }
 
-/**
- * scif_data_path_lost() - reset a connection whose path to its peer moved
- * @ep: any endpoint
- * @node: the routed node whose route now goes through another neighbour
- *
- * Messages sent the old way may be lost (in a transit node that died), so
- * the connection cannot go on; it ends with -ECONNRESET here, and the
- * peer, which may not see the move, is told with a DISCONNECT sent the
- * new way. A routed node has no shared-memory streams.
- */
-void scif_data_path_lost(struct scif_endpt *ep, u16 node)
-{
-	struct scif_wire_msg msg;
-	bool reset = false;
-
-	spin_lock(&ep->lock);
-	if (ep->state == SCIF_EP_CONNECTED && ep->peer.node == node) {
-		ep->state = SCIF_EP_DISCONNECTED;
-		ep->reset_err = -ECONNRESET;
-		scif_msg_init(&msg, SCIF_MSG_DISCONNECT, ep->id, ep->peer_ep,
-			      ep->port, ep->peer.port, 0);
-		msg.seq = cpu_to_le32(ep->conn_gen);
-		reset = true;
-	}
-	spin_unlock(&ep->lock);
-	if (!reset)
-		return;
-	wake_up_all(&ep->wq);
-	scif_node_send(ep->si, node, &msg, NULL, 0);
-}
-
 /* Find the endpoint a stream message is for, with a reference. */
 static struct scif_endpt *scif_stream_ep(struct scif_instance *si,
 					 const struct scif_wire_msg *msg,
