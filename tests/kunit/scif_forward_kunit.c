@@ -330,16 +330,16 @@ static void fwd_neighbour_replaces_routed(struct kunit *test)
  * The route work and a receive path may both find node 3 missing and both
  * add it: the second add finds the id taken and must leave the node in
  * place whole (it once tore it down while it stayed in the table, and the
- * next removal underflowed its sender count and waited forever). The same
- * for an id a neighbour holds.
+ * next removal underflowed its sender count and waited forever). An id a
+ * neighbour holds is no routed node's either.
  */
 static void fwd_routed_add_twice(struct kunit *test)
 {
 	struct fwd_ctx *ctx = test->priv;
 	struct scif_wire_msg last;
 
-	scif_routed_add(ctx->si, FWD_FAR, FWD_RIGHT);
-	scif_routed_add(ctx->si, FWD_LEFT, FWD_RIGHT);
+	scif_routed_add(ctx->si, FWD_FAR);
+	scif_routed_add(ctx->si, FWD_LEFT);
 	KUNIT_EXPECT_EQ(test, scif_node_routed(ctx->si, FWD_FAR), 1);
 	KUNIT_EXPECT_EQ(test, scif_node_routed(ctx->si, FWD_LEFT), 0);
 	/* Both still carry: an answer to node 3 and one to node 0. */

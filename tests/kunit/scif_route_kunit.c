@@ -254,6 +254,41 @@ static void route_ring4(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, via, t);
 }
 
+/*
+ * 0 - 1 - 2 - 3 and 1 - 4 - 3: node 0 reaches 3 through 1 at 3 hops, and
+ * 1 reaches it through 2 or 4. When 1's link to its next hop goes, 1's
+ * path moves to the other and 0's route keeps its next hop and hop count,
+ * but its path changes: what 0 had sent may have been lost at 1's old
+ * next hop.
+ */
+static void route_path_far_change(struct kunit *test)
+{
+	struct fab *f = test->priv;
+	u32 before, after;
+	u16 via, t;
+
+	fab_nodes(test, f, 5);
+	fab_join(test, f, 0, 1);
+	fab_join(test, f, 1, 2);
+	fab_join(test, f, 2, 3);
+	fab_join(test, f, 1, 4);
+	fab_join(test, f, 4, 3);
+	fab_settle(test, f);
+	KUNIT_ASSERT_EQ(test, scif_route_path(f->rt[0], 3, &via, &before), 3);
+	KUNIT_EXPECT_EQ(test, via, 1);
+	KUNIT_ASSERT_EQ(test, fab_hops(f, 1, 3, &t), 2);
+	KUNIT_ASSERT_TRUE(test, t == 2 || t == 4);
+	fab_cut(f, 1, t);
+	fab_settle(test, f);
+	KUNIT_ASSERT_EQ(test, scif_route_path(f->rt[0], 3, &via, &after), 3);
+	KUNIT_EXPECT_EQ(test, via, 1);
+	KUNIT_EXPECT_NE(test, after, before);
+	/* Nothing changes: neither does the path. */
+	fab_settle(test, f);
+	KUNIT_ASSERT_EQ(test, scif_route_path(f->rt[0], 3, &via, &before), 3);
+	KUNIT_EXPECT_EQ(test, before, after);
+}
+
 /* A chain longer than the hop bound: the far end is no route. */
 static void route_hop_bound(struct kunit *test)
 {
@@ -307,7 +342,7 @@ static void route_entry(struct scif_wire_route *e, u16 node, u8 hops,
 {
 	e->node = cpu_to_le16(node);
 	e->hops = hops;
-	e->rsvd = 0;
+	e->gen = 0;
 	e->ident = cpu_to_le32(ident);
 }
 
@@ -322,12 +357,13 @@ static void route_bad_input(struct kunit *test)
 	struct {
 		u16 node;
 		u8 hops;
-		u8 rsvd;
+		u8 gen;
 		u32 ident;
 	} bad[] = {
 		{ 256, 1, 0, 5 },			/* no such id */
 		{ 3, SCIF_ROUTE_HOPS_MAX + 1, 0, 5 },	/* beyond the bound */
-		{ 3, 1, 1, 5 },				/* reserved bits */
+		{ 3, SCIF_ROUTE_HOPS_MAX, 1, 0 },	/* no path, a generation */
+		{ 1, 0, 1, 0x1001 },			/* the sender, one too */
 		{ 3, 1, 0, 0 },				/* route without identity */
 		{ 3, SCIF_ROUTE_HOPS_MAX, 0, 5 },	/* withdrawal with one */
 		{ 3, 0, 0, 5 },				/* hop 0: not the sender */
@@ -342,7 +378,7 @@ static void route_bad_input(struct kunit *test)
 		/* A good first entry, which must not be taken either. */
 		route_entry(&e[0], 7, 2, 0x1007);
 		route_entry(&e[1], bad[i].node, bad[i].hops, bad[i].ident);
-		e[1].rsvd = bad[i].rsvd;
+		e[1].gen = bad[i].gen;
 		bitmap_zero(changed, SCIF_ROUTE_NODES);
 		KUNIT_EXPECT_EQ_MSG(test, scif_route_rx(rt, 1, e, 2, changed),
 				    -EPROTO, "bad entry %u", i);
@@ -457,6 +493,7 @@ static struct kunit_case route_cases[] = {
 	KUNIT_CASE(route_chain3),
 	KUNIT_CASE(route_star5),
 	KUNIT_CASE(route_ring4),
+	KUNIT_CASE(route_path_far_change),
 	KUNIT_CASE(route_hop_bound),
 	KUNIT_CASE(route_poisoned_reverse),
 	KUNIT_CASE(route_bad_input),

@@ -74,16 +74,17 @@ static int scif_routed_send(struct scif_link *link,
 			    size_t len)
 {
 	struct scif_node *n = container_of(link, struct scif_node, route_link);
+	u32 path;
 	u16 via;
 
 	/*
 	 * One hop: the node is a neighbour now, and this one on its way out.
-	 * Another next hop: the route moved, and the connections made over
-	 * the old one are being reset (scif_routed_sync_one()); none of
-	 * their messages takes the new path before that.
+	 * Another path: the route moved, and the connections made over the
+	 * old one are being reset (scif_routed_sync_one()); none of their
+	 * messages takes the new path before that.
 	 */
-	if (scif_route_lookup(&n->si->routing->rt, n->id, &via) < 2 ||
-	    via != READ_ONCE(n->route_via))
+	if (scif_route_path(&n->si->routing->rt, n->id, &via, &path) < 2 ||
+	    path != READ_ONCE(n->route_path))
 		return -ENODEV;
 	return scif_node_link_send(n->si, via, msg, data, len);
 }
@@ -96,16 +97,18 @@ static const struct scif_link_ops scif_routed_ops = {
  * scif_routed_init() - make a node a routed node
  * @n: the node, not in the table yet, its @id set
  * @via: the neighbour its route goes through now, held by the caller
- *	 (the next hop of the connections to be made to it)
+ * @path: the path of that route (scif_route_path()), which the
+ *	  connections to be made to it take
  *
  * Its link carries what the first hop carries (every link of a fabric is
  * expected to carry as much), and its connections the ring size of that
  * link's.
  */
-void scif_routed_init(struct scif_node *n, const struct scif_node *via)
+void scif_routed_init(struct scif_node *n, const struct scif_node *via,
+		      u32 path)
 {
 	n->routed = true;
-	n->route_via = via->id;
+	n->route_path = path;
 	n->route_link.ops = &scif_routed_ops;
 	n->route_link.max_data = via->max_data;
 	n->route_link.ep_ring = via->ep_ring;

@@ -53,9 +53,10 @@
  * @route_link: a routed node's link: its sends go to the route's next hop
  *		as they are; it offers no memory (no shared-memory streams,
  *		staged RMA only) and cannot be polled
- * @route_via: a routed node's next hop, the one its connections were made
- *	       over; written under @nodes_rwsem held for writing when the
- *	       route moves (scif_routed_sync_one()), read with READ_ONCE()
+ * @route_path: a routed node's path, the one its connections were made
+ *		over (scif_route_path()); written under @nodes_rwsem held for
+ *		writing when the path changes (scif_routed_sync_one()), read
+ *		with READ_ONCE()
  *
  * Nodes are inserted and erased under &scif_instance.nodes_rwsem held for
  * writing. Users of @link hold it for reading, except senders: a send may
@@ -82,8 +83,10 @@ struct scif_node {
 	struct scif_instance *si;
 	bool routed;
 	struct scif_link route_link;
-	u16 route_via;
+	u32 route_path;
 };
+
+struct scif_routing;
 
 /**
  * struct scif_instance - one SCIF node
@@ -120,8 +123,6 @@ struct scif_node {
  * several nodes can run inside one kernel. Nothing in the core keeps mutable
  * state outside an instance.
  */
-struct scif_routing;
-
 struct scif_instance {
 	char *name;
 	u16 self;
@@ -150,7 +151,7 @@ int scif_node_routed(struct scif_instance *si, u16 node);
 
 /* core/scif_node.c */
 int scif_node_insert(struct scif_instance *si, struct scif_node *n);
-void scif_routed_add(struct scif_instance *si, u16 node, u16 via);
+void scif_routed_add(struct scif_instance *si, u16 node);
 void scif_node_remove_kind(struct scif_instance *si, u16 node, bool routed);
 void scif_routed_sync(struct scif_instance *si);
 void scif_routed_sync_one(struct scif_instance *si, u16 d);
@@ -160,7 +161,8 @@ void scif_routed_flush(struct scif_instance *si);
 int scif_node_link_send(struct scif_instance *si, u16 via,
 			const struct scif_wire_msg *msg, const void *data,
 			size_t len);
-void scif_routed_init(struct scif_node *n, const struct scif_node *via);
+void scif_routed_init(struct scif_node *n, const struct scif_node *via,
+		      u32 path);
 int scif_msg_forward(struct scif_instance *si, u16 node,
 		     const struct scif_wire_msg *msg, const void *data,
 		     size_t len);

@@ -194,16 +194,20 @@ EXPORT_SYMBOL_NS_GPL(scif_node_remove, SCIF_TRANSPORT);
  * scif_routed_add() - bring a node online as a routed node
  * @si: the instance
  * @node: the node id
- * @via: the neighbour its route goes through
  *
- * Does nothing if @via is no neighbour, or if @node is in the table
- * already: the route work and a receive path may both find @node missing
- * and both add it; the second one leaves the first one's node alone.
+ * Does nothing unless the route table reaches @node through another node,
+ * or if @node is in the table already: the route work and a receive path
+ * may both find @node missing and both add it; the second one leaves the
+ * first one's node alone.
  */
-void scif_routed_add(struct scif_instance *si, u16 node, u16 via)
+void scif_routed_add(struct scif_instance *si, u16 node)
 {
 	struct scif_node *v, *n;
+	u32 path;
+	u16 via;
 
+	if (scif_route_path(&si->routing->rt, node, &via, &path) < 2)
+		return;
 	n = kzalloc(sizeof(*n), GFP_KERNEL);
 	if (!n)
 		return;
@@ -215,7 +219,7 @@ void scif_routed_add(struct scif_instance *si, u16 node, u16 via)
 		return;
 	}
 	n->id = node;
-	scif_routed_init(n, v);
+	scif_routed_init(n, v, path);
 	scif_node_release(v);
 	/* A neighbour or routed node that came meanwhile keeps the id. */
 	scif_node_insert(si, n);
@@ -223,12 +227,12 @@ void scif_routed_add(struct scif_instance *si, u16 node, u16 via)
 EXPORT_SYMBOL_IF_KUNIT(scif_routed_add);
 
 /*
- * The route to routed node @d moved to neighbour @via. What went the old
- * way may be lost in it, so the connections to @d are reset on both sides
- * and connects and staged RMAs in flight to it fail; the node itself stays,
- * on the bus, for the connections made from now on.
+ * The path to routed node @d changed, to @path. What went the old way may
+ * be lost in it, so the connections to @d are reset on both sides and
+ * connects and staged RMAs in flight to it fail; the node itself stays, on
+ * the bus, for the connections made from now on.
  */
-static void scif_routed_move(struct scif_instance *si, u16 d, u16 via)
+static void scif_routed_move(struct scif_instance *si, u16 d, u32 path)
 {
 	struct scif_endpt *ep;
 	unsigned long idx = 0;
@@ -237,8 +241,8 @@ static void scif_routed_move(struct scif_instance *si, u16 d, u16 via)
 
 	down_write(&si->nodes_rwsem);
 	n = xa_load(&si->nodes, d);
-	if (n && n->routed && n->route_via != via) {
-		WRITE_ONCE(n->route_via, via);
+	if (n && n->routed && n->route_path != path) {
+		WRITE_ONCE(n->route_path, path);
 		moved = true;
 	}
 	up_write(&si->nodes_rwsem);
@@ -260,31 +264,32 @@ static void scif_routed_move(struct scif_instance *si, u16 d, u16 via)
  * A destination with a route of two hops or more and no node becomes a
  * routed node; a routed node whose destination has no route any more is
  * removed (its connections end with -ENODEV, the bus's clients are told);
- * one whose route moved to another neighbour stays, and its connections
- * end with -ECONNRESET (scif_routed_move()). Neighbours are their
+ * one whose path changed stays, and its connections end with -ECONNRESET
+ * (scif_routed_move()). Neighbours are their
  * transports' to add and remove.
  */
 void scif_routed_sync_one(struct scif_instance *si, u16 d)
 {
 	struct scif_node *n;
 	bool none, routed;
-	u16 via, was = 0;
+	u32 path = 0, was = 0;
 	int hops;
+	u16 via;
 
 	if (d >= SCIF_ROUTE_NODES || d == READ_ONCE(si->self))
 		return;
-	hops = scif_route_lookup(&si->routing->rt, d, &via);
+	hops = scif_route_path(&si->routing->rt, d, &via, &path);
 	rcu_read_lock();
 	n = xa_load(&si->nodes, d);
 	none = !n;
 	routed = n && n->routed;
 	if (routed)
-		was = READ_ONCE(n->route_via);
+		was = READ_ONCE(n->route_path);
 	rcu_read_unlock();
 	if (hops >= 2 && none)
-		scif_routed_add(si, d, via);
-	else if (hops >= 2 && routed && via != was)
-		scif_routed_move(si, d, via);
+		scif_routed_add(si, d);
+	else if (hops >= 2 && routed && path != was)
+		scif_routed_move(si, d, path);
 	else if (hops < 0 && routed)
 		scif_node_remove_kind(si, d, true);
 }

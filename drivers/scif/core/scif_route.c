@@ -73,6 +73,7 @@ static void scif_route_pick(struct scif_route_table *rt, unsigned int d,
 {
 	struct scif_route *r = &rt->route[d];
 	unsigned int n, best = SCIF_ROUTE_HOPS_MAX;
+	u8 via_gen = 0;
 	u16 via = 0;
 	u32 ident = 0;
 
@@ -87,23 +88,29 @@ static void scif_route_pick(struct scif_route_table *rt, unsigned int d,
 			best = v->hops[d] + 1U;
 			via = n;
 			ident = v->ident[d];
+			via_gen = v->gen[d];
 		}
 	}
 	if (best >= SCIF_ROUTE_HOPS_MAX) {
 		best = SCIF_ROUTE_HOPS_MAX;
 		via = 0;
 		ident = 0;
+		via_gen = 0;
 	} else if (r->hops < SCIF_ROUTE_HOPS_MAX && rt->nbr[r->via] &&
 		   rt->nbr[r->via]->hops[d] + 1U == best) {
 		/* As short as the best: a move would reset its connections. */
 		via = r->via;
 		ident = rt->nbr[via]->ident[d];
+		via_gen = rt->nbr[via]->gen[d];
 	}
-	if (r->hops == best && r->via == via && r->ident == ident)
+	if (r->hops == best && r->via == via && r->ident == ident &&
+	    r->via_gen == via_gen)
 		return;
 	r->hops = best;
 	r->via = via;
 	r->ident = ident;
+	r->via_gen = via_gen;
+	r->gen = best < SCIF_ROUTE_HOPS_MAX ? r->gen + 1 : 0;
 	if (changed)
 		__set_bit(d, changed);
 	/* Owed to every neighbour (also to @via: now as withdrawn). */
@@ -187,8 +194,10 @@ static int scif_route_check(struct scif_route_table *rt, u16 nbr,
 	bool sender = node == nbr;
 	bool zero = e->hops == 0;
 
-	if (node >= SCIF_ROUTE_NODES || e->hops > SCIF_ROUTE_HOPS_MAX ||
-	    e->rsvd)
+	if (node >= SCIF_ROUTE_NODES || e->hops > SCIF_ROUTE_HOPS_MAX)
+		return -EPROTO;
+	/* Only a path has a generation. */
+	if (e->gen && (zero || !route))
 		return -EPROTO;
 	/* A route names its destination's identity; a withdrawal none. */
 	if (route != named)
@@ -270,18 +279,20 @@ int scif_route_rx(struct scif_route_table *rt, u16 nbr,
 	for (i = 0; i < n; i++) {
 		unsigned int d = le16_to_cpu(e[i].node);
 		u32 ident = le32_to_cpu(e[i].ident);
-		u8 hops = e[i].hops;
+		u8 hops = e[i].hops, gen = e[i].gen;
 
 		if (hops < SCIF_ROUTE_HOPS_MAX &&
 		    !scif_route_ident_ok(rt, nbr, d, ident)) {
 			ret = -EEXIST;
 			hops = SCIF_ROUTE_HOPS_MAX;
 			ident = 0;
+			gen = 0;
 		}
 		if (d == rt->self)
 			continue;
 		v->hops[d] = hops;
 		v->ident[d] = ident;
+		v->gen[d] = gen;
 		scif_route_pick(rt, d, changed);
 	}
 	mutex_unlock(&rt->lock);
@@ -316,6 +327,36 @@ int scif_route_lookup(struct scif_route_table *rt, u16 dst, u16 *via)
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_route_lookup);
+
+/**
+ * scif_route_path() - the route to a destination, and which path it takes
+ * @rt: the table
+ * @dst: the destination, any value
+ * @via: set to the neighbour to give messages for @dst to
+ * @path: set to a value that changes whenever the path to @dst changes,
+ *	  anywhere along it (the next hop, or the generation it announced)
+ *
+ * Return: as scif_route_lookup().
+ */
+int scif_route_path(struct scif_route_table *rt, u16 dst, u16 *via,
+		    u32 *path)
+{
+	const struct scif_route *r;
+	int ret = -EHOSTUNREACH;
+
+	if (dst >= SCIF_ROUTE_NODES)
+		return ret;
+	mutex_lock(&rt->lock);
+	r = &rt->route[dst];
+	if (r->hops < SCIF_ROUTE_HOPS_MAX) {
+		ret = r->hops;
+		*via = r->via;
+		*path = r->via | (u32)r->gen << 16;
+	}
+	mutex_unlock(&rt->lock);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_route_path);
 
 /**
  * scif_route_far() - the destinations reached through another node
@@ -400,7 +441,7 @@ unsigned int scif_route_fill(struct scif_route_table *rt, u16 to,
 	     d < SCIF_ROUTE_NODES && n < max;
 	     d = find_next_bit(which, SCIF_ROUTE_NODES, d + 1)) {
 		const struct scif_route *r = &rt->route[d];
-		u8 hops = SCIF_ROUTE_HOPS_MAX;
+		u8 hops = SCIF_ROUTE_HOPS_MAX, gen = 0;
 		u32 ident = 0;
 
 		if (d == rt->self) {
@@ -409,10 +450,11 @@ unsigned int scif_route_fill(struct scif_route_table *rt, u16 to,
 		} else if (r->hops < SCIF_ROUTE_HOPS_MAX && r->via != to) {
 			hops = r->hops;
 			ident = r->ident;
+			gen = r->gen;
 		}
 		e[n].node = cpu_to_le16(d);
 		e[n].hops = hops;
-		e[n].rsvd = 0;
+		e[n].gen = gen;
 		e[n].ident = cpu_to_le32(ident);
 		n++;
 	}

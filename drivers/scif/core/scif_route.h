@@ -25,6 +25,7 @@ struct seq_file;
  * @hops: per destination, the hop count the neighbour announced last
  *	  (%SCIF_ROUTE_HOPS_MAX: none, or withdrawn)
  * @ident: per destination, the identity that came with it (0 with none)
+ * @gen: per destination, the path generation that came with it
  * @dirty: the destinations whose route changed since they were last
  *	   announced to this neighbour (all of them when the link came up)
  * @heard: the neighbour announced something already; its first
@@ -34,6 +35,7 @@ struct seq_file;
 struct scif_route_nbr {
 	u8 hops[SCIF_ROUTE_NODES];
 	u32 ident[SCIF_ROUTE_NODES];
+	u8 gen[SCIF_ROUTE_NODES];
 	DECLARE_BITMAP(dirty, SCIF_ROUTE_NODES);
 	bool heard;
 };
@@ -45,11 +47,16 @@ struct scif_route_nbr {
  * @via: the neighbour that messages to the destination are given to
  *	 (meaningful only with a route)
  * @ident: the destination's identity (0 without a route)
+ * @gen: the generation of our path, announced with it: changes with each
+ *	 change of @hops, @via, @ident or @via_gen
+ * @via_gen: the generation @via announced for the destination
  */
 struct scif_route {
 	u8 hops;
 	u16 via;
 	u32 ident;
+	u8 gen;
+	u8 via_gen;
 };
 
 /**
@@ -87,6 +94,8 @@ int scif_route_rx(struct scif_route_table *rt, u16 nbr,
 		  const struct scif_wire_route *e, unsigned int n,
 		  unsigned long *changed);
 int scif_route_lookup(struct scif_route_table *rt, u16 dst, u16 *via);
+int scif_route_path(struct scif_route_table *rt, u16 dst, u16 *via,
+		    u32 *path);
 bool scif_route_src_ok(struct scif_route_table *rt, u16 src, u16 nbr);
 void scif_route_far(struct scif_route_table *rt, unsigned long *far);
 bool scif_route_set_self(struct scif_route_table *rt, u16 self);

@@ -368,7 +368,11 @@ struct scif_wire_shm_ctl {
  * @node: the destination node id, 0..%SCIF_MAX_NODE_ID
  * @hops: links between the announcing node and @node: 0 for the announcing
  *	  node itself, %SCIF_ROUTE_HOPS_MAX for a destination withdrawn
- * @rsvd: must be zero
+ * @gen: the path's generation: the announcing node changes it whenever
+ *	 its path to @node changes (its next hop, its hop count, or the
+ *	 generation its next hop announced), so that a change anywhere along
+ *	 a path reaches every node whose path goes through it; 0 with hop
+ *	 count 0 or %SCIF_ROUTE_HOPS_MAX
  * @ident: the random identity of the node that holds the id @node, as the
  *	   announcing node learnt it (non-zero); 0 in a withdrawal
  *
@@ -377,7 +381,7 @@ struct scif_wire_shm_ctl {
 struct scif_wire_route {
 	__le16 node;
 	u8 hops;
-	u8 rsvd;
+	u8 gen;
 	__le32 ident;
 };
 
