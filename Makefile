@@ -11,7 +11,9 @@
 #   make apidoc          the in-kernel API as reST (build/doc/scif-api.rst)
 #   make check           everything CI runs; ends with "N passed, N failed"
 #   make check-fabric    the long topology runs, not in CI: a star and a
-#                        chain of 8 guests of 2-port NTBs (ntb_topology.t)
+#                        chain of 8 guests of 2-port NTBs (ntb_topology.t),
+#                        then SCIF routed across them
+#                        (tests/manual/scif-route-fabric.sh)
 #   make soak            4 guests under a mixed SCIF load and a fault schedule
 #                        (kills, link flaps, allocation failures), every
 #                        byte checked (SOAK_MINUTES=N, default 60; debug
@@ -88,6 +90,8 @@ check:
 
 check-fabric: modules
 	@SCIF_TOPOLOGIES="star:8 chain:8" bash tests/e2e/ntb_topology.t
+	@$(MAKE) -s -C tools guest
+	@bash tests/manual/scif-route-fabric.sh
 
 # The guest programs (scif-soak) and the modules first.
 soak: modules

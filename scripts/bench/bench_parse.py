@@ -175,7 +175,7 @@ def measure(tg):
     m = {}
     m["rtt"], m["copy"], m["wstream"] = ntb(tg.get("NTB", []))
     m["raw_dma"] = dma(tg.get("DMA", []))
-    for k in ("S0", "S200", "SP", "TCP", "NTBTCP", "SX"):
+    for k in ("S0", "S200", "SP", "TCP", "NTBTCP", "SX", "RT0", "RT1", "RT2"):
         m[k.lower()] = sizes_table(tg.get(k))
     m["ntbperf"] = perf(tg.get("PERF"))
     m["bw"], m["reg"], m["lat"], m["floor"], m["skipped"] = rma(tg.get("RMA"))
@@ -187,6 +187,8 @@ def measure(tg):
     m["lb"] = loopback(tg.get("LB"))
     m["lbbw"] = rma(tg.get("LBRMA"))[0]
     m["sxbw"] = rma(tg.get("SXRMA"))[0]
+    m["rtbw0"] = rma(tg.get("RTRMA0"))[0]
+    m["rtbw1"] = rma(tg.get("RTRMA1"))[0]
     m["copy_at"] = {c[0]: c for c in m["copy"]}
     m["mpi"] = {name: mpi(tg.get(tag)) for tag, name in MPI_WAYS}
     return m

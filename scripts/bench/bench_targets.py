@@ -132,11 +132,39 @@ def mpi_bw1m_tcp(m, host):
     return _mpi(m, "scif", 1048576, "mbs"), _mpi(m, "tcp", 1048576, "mbs"), "MB/s"
 
 
+def _rtt8_hops(m, hops):
+    return _rtt8(m["rt%d" % hops]), _rtt8(m["rt0"]), "us"
+
+
+def routed_rtt8_1hop(m, host):
+    return _rtt8_hops(m, 1)
+
+
+def routed_rtt8_2hop(m, host):
+    return _rtt8_hops(m, 2)
+
+
+def routed_stream64k_1hop(m, host):
+    one, direct = m["rt1"].get(65536), m["rt0"].get(65536)
+    return (one[1] if one else None), (direct[1] if direct else None), "MiB/s"
+
+
+def routed_rma1m_1hop(m, host):
+    return (_min_cpu(m["rtbw1"], 1048576), _min_cpu(m["rtbw0"], 1048576),
+            "MB/s")
+
+
+def staged_rma1m_xlat(m, host):
+    return _min_cpu(m["sxbw"], 1048576), _min_cpu(m["bw"], 1048576), "MB/s"
+
+
 # target id -> its measurement: (SCIF figure, reference, unit) of one pair
 VALUES = {f.__name__: f for f in (
     rtt8_doorbell, rtt8_busy_poll, stream64k_window, stream64k_tcp,
     rma64m_cpu, rma1m_dma, register1, sync8_windows, loopback_rma64m_cpu,
-    loopback_rtt8, mpi_rtt8_scif, mpi_bw1m_rma, mpi_bw1m_tcp)}
+    loopback_rtt8, mpi_rtt8_scif, mpi_bw1m_rma, mpi_bw1m_tcp,
+    routed_rtt8_1hop, routed_rtt8_2hop, routed_stream64k_1hop,
+    routed_rma1m_1hop, staged_rma1m_xlat)}
 
 
 def judge(targets, pairs, host):

@@ -311,7 +311,11 @@ static void wait_arms_after_busy_poll(struct kunit *test)
 	struct wait_link *wl = wait_link_add(test);
 
 	atomic_set(&wait_arms, 0);
-	wl->spin_us = 2000;
+	/*
+	 * Long enough for more than one poll even when the route work, woken
+	 * by the node's arrival, takes the CPU first (TCG guests are slow).
+	 */
+	wl->spin_us = 20000;
 	KUNIT_EXPECT_GT(test, scif_node_wait(wl->si, WAIT_NODE, &wl->wq,
 					     wait_link_ready, wait_link_arm,
 					     wl, TASK_INTERRUPTIBLE, 5 * HZ),

@@ -145,7 +145,7 @@ static void malformed_header(struct kunit *test)
 	wire_expect_drop(test, m, sizeof(*m));
 	/* Reserved bytes must be zero. */
 	wire_msg(ctx, m, SCIF_MSG_DISCONNECT);
-	m->rsvd[31] = 1;
+	m->rsvd[26] = 1;
 	wire_expect_drop(test, m, sizeof(*m));
 	/* Length field and received size disagree, both ways. */
 	wire_msg(ctx, m, SCIF_MSG_DATA);

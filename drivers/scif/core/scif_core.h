@@ -223,6 +223,8 @@ int scif_instance_node_ids(struct scif_instance *si, u16 *nodes, int len,
 			   u16 *self);
 void scif_node_stats(struct scif_instance *si, u16 node,
 		     struct scif_node_stats *out);
+/* core/scif_route_msg.c */
+void scif_instance_routes_show(struct scif_instance *si, struct seq_file *m);
 
 /* core/scif_ep_view.c: what other layers may know of an endpoint */
 struct scif_instance *scif_ep_instance(struct scif_endpt *ep);

@@ -232,5 +232,6 @@ int scif_handle_release(struct scif_instance *si, u16 node,
 /* core/scif_stream_msg.c: the stream's side of close and node loss */
 void scif_data_shutdown(struct scif_endpt *ep);
 void scif_data_node_lost(struct scif_endpt *ep, u16 node);
+void scif_data_path_lost(struct scif_endpt *ep, u16 node);
 
 #endif /* SCIF_ENDPT_H */

@@ -5,11 +5,54 @@
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
+#include <linux/random.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
 
 #include "scif_core.h"
 #include "scif_instance.h"
+#include "scif_route.h"
+
+/**
+ * scif_routes_init() - give an instance its route table
+ * @si: the instance, being created
+ *
+ * Draws the instance's identity (Documentation/scif-routing.rst).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+static int scif_routes_init(struct scif_instance *si)
+{
+	struct scif_routing *r = kzalloc(sizeof(*r), GFP_KERNEL);
+	u32 ident;
+
+	if (!r)
+		return -ENOMEM;
+	do {
+		ident = get_random_u32();
+	} while (!ident);
+	scif_route_init(&r->rt, si->name, si->self, ident);
+	r->si = si;
+	INIT_WORK(&r->work, scif_node_announce_routes);
+	si->routing = r;
+	return 0;
+}
+
+/**
+ * scif_routes_exit() - free an instance's route table
+ * @si: the instance, with no node online any more
+ */
+static void scif_routes_exit(struct scif_instance *si)
+{
+	struct scif_routing *r = si->routing;
+
+	if (!r)
+		return;
+	cancel_work_sync(&r->work);
+	scif_route_destroy(&r->rt);
+	kfree(r);
+	si->routing = NULL;
+}
 
 /**
  * scif_instance_create() - create a SCIF node
@@ -47,13 +90,17 @@ struct scif_instance *scif_instance_create(const char *name, u16 self)
 	xa_init(&si->parked);
 	init_rwsem(&si->nodes_rwsem);
 	xa_init(&si->nodes);
-	if (scif_bus_init(si))
+	if (scif_routes_init(si))
 		goto ports;
+	if (scif_bus_init(si))
+		goto routes;
 	if (scif_layers_instance_add(si))
 		goto bus;
 	return si;
 bus:
 	scif_bus_exit(si);
+routes:
+	scif_routes_exit(si);
 ports:
 	rhashtable_destroy(&si->conreqs);
 	scif_port_space_destroy(&si->ports);
@@ -81,6 +128,8 @@ void scif_instance_destroy(struct scif_instance *si)
 	if (!si)
 		return;
 	WARN_ON(!list_empty(&si->transports));
+	/* No neighbour is left, so no route: the routed nodes go too. */
+	scif_routed_flush(si);
 	scif_layers_instance_remove(si);
 	WARN_ON(!xa_empty(&si->nodes));
 	while ((ep = scif_ep_next(si, &idx))) {
@@ -88,6 +137,7 @@ void scif_instance_destroy(struct scif_instance *si)
 		scif_ep_put(ep);
 	}
 	scif_bus_exit(si);
+	scif_routes_exit(si);
 	xa_destroy(&si->eps);
 	xa_destroy(&si->listeners);
 	xa_destroy(&si->parked);

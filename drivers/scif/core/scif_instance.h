@@ -20,6 +20,7 @@
 #include <linux/xarray.h>
 
 #include "scif_core.h"
+#include "scif_link.h"
 #include "scif_port.h"
 
 /**
@@ -45,6 +46,17 @@
  * @shm_q_len: entries in @shm_q; at %SCIF_SHM_QUARANTINE_MAX new
  *	       connections to the node go by messages
  * @rcu: frees the node after an RCU grace period
+ * @si: the instance (for the sends of a routed node)
+ * @routed: the node is no neighbour but reached through a route: @link is
+ *	    @route_link, added and removed by the route work
+ *	    (core/scif_forward.c), never by a transport. Constant.
+ * @route_link: a routed node's link: its sends go to the route's next hop
+ *		as they are; it offers no memory (no shared-memory streams,
+ *		staged RMA only) and cannot be polled
+ * @route_path: a routed node's path, the one its connections were made
+ *		over (scif_route_path()); written under @nodes_rwsem held for
+ *		writing when the path changes (scif_routed_sync_one()), read
+ *		with READ_ONCE()
  *
  * Nodes are inserted and erased under &scif_instance.nodes_rwsem held for
  * writing. Users of @link hold it for reading, except senders: a send may
@@ -68,7 +80,13 @@ struct scif_node {
 	struct list_head shm_q;
 	unsigned int shm_q_len;
 	struct rcu_head rcu;
+	struct scif_instance *si;
+	bool routed;
+	struct scif_link route_link;
+	u32 route_path;
 };
+
+struct scif_routing;
 
 /**
  * struct scif_instance - one SCIF node
@@ -97,6 +115,8 @@ struct scif_node {
  *	 core never writes to a bus_type.
  * @bus_name: name of @bus
  * @debugfs: debugfs directory, or NULL/ERR_PTR if none
+ * @routing: the routes to nodes beyond the neighbours, and their announcer
+ *	     (core/scif_route_msg.c; internally locked)
  *
  * The module creates one instance, the default node behind the exported API
  * and /dev/scif. KUnit suites create further, private instances so that
@@ -118,10 +138,34 @@ struct scif_instance {
 	struct xarray nodes;
 	char *bus_name;
 	struct dentry *debugfs;
+	struct scif_routing *routing;
 
 	/* See @bus above. */
 	typeof_member(struct device, bus) bus;
 };
+
+/* core/scif_node_table.c */
+struct scif_node *scif_node_hold(struct scif_instance *si, u16 node);
+void scif_node_release(struct scif_node *n);
+int scif_node_routed(struct scif_instance *si, u16 node);
+
+/* core/scif_node.c */
+int scif_node_insert(struct scif_instance *si, struct scif_node *n);
+void scif_routed_add(struct scif_instance *si, u16 node);
+void scif_node_remove_kind(struct scif_instance *si, u16 node, bool routed);
+void scif_routed_sync(struct scif_instance *si);
+void scif_routed_sync_one(struct scif_instance *si, u16 d);
+void scif_routed_flush(struct scif_instance *si);
+
+/* core/scif_forward.c */
+int scif_node_link_send(struct scif_instance *si, u16 via,
+			const struct scif_wire_msg *msg, const void *data,
+			size_t len);
+void scif_routed_init(struct scif_node *n, const struct scif_node *via,
+		      u32 path);
+int scif_msg_forward(struct scif_instance *si, u16 node,
+		     const struct scif_wire_msg *msg, const void *data,
+		     size_t len);
 
 /* core/scif_connect.c */
 extern const struct rhashtable_params scif_conreq_params;

@@ -5,8 +5,13 @@
  * scif_node_rx() checks everything that does not depend on endpoint state
  * (size, version, type, length, reserved bytes, and the rules of its type
  * in the table beside &enum scif_msg_type, scif_msg_rule()) and hands the
- * message to the handler of its type, which checks the rest against the endpoint it
- * names. Whatever is refused is counted against the sending node and
+ * message to the handler of its type, which checks the rest against the
+ * endpoint it names. The header names the message's ends
+ * (&scif_wire_msg.src_node, dst_node, ttl): one for another node is
+ * forwarded (core/scif_forward.c), and the handlers take the node that
+ * wrote it as the sender, once checked that the neighbour it came from may
+ * speak for that node. Whatever is refused is counted against the
+ * neighbour whose link brought it and
  * reported with a rate-limited line; nothing a peer sends can make the
  * core allocate without bound, dereference a peer-supplied value or change
  * an endpoint that is not in the matching state.
@@ -21,6 +26,7 @@
 #include "scif_endpt.h"
 #include "scif_instance.h"
 #include "scif_link.h"
+#include "scif_route.h"
 #include "scif_trace.h"
 #include "scif_wire.h"
 
@@ -48,14 +54,72 @@ void scif_msg_init(struct scif_wire_msg *msg, u8 type, u64 src_ep,
 }
 EXPORT_SYMBOL_IF_KUNIT(scif_msg_init);
 
+/*
+ * The ends of a message that came over the link of neighbour @node: set
+ * *@src to its sender. A zero ttl names no ends (a peer that leaves those
+ * bytes zero): the neighbour sent it, to us. Otherwise the sender must be
+ * the neighbour or a node it may speak for (scif_route_src_ok()), and a
+ * ROUTE must come from the neighbour itself, for us.
+ *
+ * Return: 0 for a message to handle here, 1 for one to forward, or
+ * -EBADMSG (ends named with a zero ttl), -EPERM (a sender the neighbour
+ * may not speak for), -ENOENT (forwarded from a node that is a neighbour
+ * here), -EPROTO (a ROUTE from or for another node).
+ */
+static int scif_msg_ends(struct scif_instance *si, u16 node,
+			 const struct scif_wire_msg *msg, u16 *src)
+{
+	u16 dst = le16_to_cpu(msg->dst_node);
+	int kind;
+
+	*src = le16_to_cpu(msg->src_node);
+	if (!msg->ttl) {
+		if (*src || dst)
+			return -EBADMSG;
+		*src = node;
+		return 0;
+	}
+	if (*src != node && !scif_route_src_ok(&si->routing->rt, *src, node))
+		return -EPERM;
+	if (*src != node) {
+		/*
+		 * Late, not wrong: a neighbour speaks over its own link; a
+		 * message of it forwarded by another node took the path of
+		 * before the switch, whose connections are being reset.
+		 */
+		kind = scif_node_routed(si, *src);
+		if (!kind)
+			return -ENOENT;
+		/*
+		 * A node that has just become reachable may speak before the
+		 * route work made it a node here: make it one now, so that
+		 * the answer finds it.
+		 */
+		if (kind < 0)
+			scif_routed_sync_one(si, *src);
+	}
+	if (msg->type == SCIF_MSG_ROUTE &&
+	    (*src != node || dst != READ_ONCE(si->self)))
+		return -EPROTO;
+	return dst != READ_ONCE(si->self);
+}
+
 static int scif_msg_dispatch(struct scif_instance *si, u16 node,
 			     const struct scif_wire_msg *msg, const void *data,
 			     size_t len)
 {
 	int ret = scif_msg_check_rule(msg, len);
+	u16 src;
 
 	if (ret)
 		return ret;
+	ret = scif_msg_ends(si, node, msg, &src);
+	if (ret < 0)
+		return ret;
+	if (ret)
+		return scif_msg_forward(si, node, msg, data, len);
+	/* From here on the sender is the node that wrote the message. */
+	node = src;
 	if (scif_msg_rule(msg->type)->layer == SCIF_MSG_LAYER_RMA)
 		return scif_layers_rx(si, node, msg, data, len);
 	switch (msg->type) {
@@ -75,6 +139,8 @@ static int scif_msg_dispatch(struct scif_instance *si, u16 node,
 		return scif_handle_wake(si, node, msg);
 	case SCIF_MSG_RELEASE:
 		return scif_handle_release(si, node, msg);
+	case SCIF_MSG_ROUTE:
+		return scif_handle_route(si, node, msg, data, len);
 	}
 	return -EPROTO;
 }
@@ -104,6 +170,18 @@ void scif_node_rx_parts(struct scif_instance *si, u16 node, const void *buf,
 	memcpy(&msg, buf, sizeof(msg));
 	if (msg.version != SCIF_WIRE_VERSION) {
 		ret = -EPROTONOSUPPORT;
+		goto drop;
+	}
+	/*
+	 * Late, not wrong: the link went down here first, or came up here
+	 * last (the route work's first announcement may be that early, and
+	 * the node may still be a routed node here: the two ends of a link
+	 * make the switch at different moments, and what the other end sends
+	 * over the link belongs to connections made over it, never to ours
+	 * through the route, which the switch resets).
+	 */
+	if (scif_node_routed(si, node)) {
+		ret = -ENOENT;
 		goto drop;
 	}
 	if (le16_to_cpu(msg.len) != len || len > SCIF_WIRE_DATA_MAX ||

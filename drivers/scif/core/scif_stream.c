@@ -23,7 +23,6 @@
  * sender's memory, and each side takes the other's index from its own
  * memory (scif_stream_sync()). Only a side that sleeps is sent a WAKE.
  */
-#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/lockdep.h>
 #include <uapi/linux/scif_requests.h>
@@ -56,52 +55,6 @@ int scif_stream_state_err(struct scif_endpt *ep)
 		return -ENOTCONN;
 	}
 }
-
-/**
- * scif_ep_reset() - reset a connection its protocol cannot carry on
- * @ep: the endpoint
- * @err: why: the link's error for a message that could not be sent, or
- *	 -ETIMEDOUT for a peer that did not answer in time
- *
- * Neither the stream nor the RMA protocol survives a lost message or a
- * peer that stopped answering, so the connection is reset on both sides,
- * never left half-closed: the endpoint
- * turns disconnected (scif_send() and scif_recv() fail with -ECONNRESET,
- * or -ENODEV when the link reported the node gone; poll reports
- * EPOLLHUP), everyone waiting on it is woken, and the peer is sent a
- * DISCONNECT. A transport fails a send for good only when it declares the
- * peer node lost (the NTB link after send_timeout_ms), and node loss
- * resets the peer's side of every connection; otherwise the DISCONNECT
- * gets through. The RMA layer keeps the endpoint's registered pages pinned
- * at close while the node stays online (see @reset_local). Sleeps; call
- * without spinlocks held.
- */
-void scif_ep_reset(struct scif_endpt *ep, int err)
-{
-	struct scif_wire_msg msg;
-	bool reset;
-
-	spin_lock(&ep->lock);
-	reset = ep->state == SCIF_EP_CONNECTED;
-	if (reset) {
-		ep->state = SCIF_EP_DISCONNECTED;
-		ep->reset_err = err == -ENODEV ? -ENODEV : -ECONNRESET;
-		ep->reset_local = true;
-	}
-	spin_unlock(&ep->lock);
-	wake_up_all(&ep->wq);
-	if (!reset)
-		return;
-	if (ep->shm)
-		scif_shm_stop(ep->shm);
-	pr_warn_ratelimited("scif %s: connection to node %u reset (%d)\n",
-			    ep->si->name, ep->peer.node, err);
-	scif_msg_init(&msg, SCIF_MSG_DISCONNECT, ep->id, ep->peer_ep, ep->port,
-		      ep->peer.port, 0);
-	msg.seq = cpu_to_le32(ep->conn_gen);
-	scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
-}
-EXPORT_SYMBOL_IF_KUNIT(scif_ep_reset);
 
 /**
  * scif_stream_sync() - take in the indices the peer published in our memory

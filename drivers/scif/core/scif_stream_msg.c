@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SCIF byte streams, the messages: DATA, CREDIT, DISCONNECT, WAKE and
- * RELEASE as they arrive from the peer, and the DISCONNECT a closing
- * endpoint sends. The send and receive calls are in core/scif_send.c and
+ * RELEASE as they arrive from the peer, and the DISCONNECT a closing or
+ * reset endpoint sends. The send and receive calls are in core/scif_send.c and
  * core/scif_recv.c.
  *
  * Each handler finds the endpoint named by @dst_ep and acts only if the
@@ -10,6 +10,7 @@
  * fits the stream's state; anything else is refused (-EPROTO) and
  * dropped by the caller.
  */
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/lockdep.h>
 #include <linux/minmax.h>
@@ -17,6 +18,7 @@
 
 #include "scif_core.h"
 #include "scif_endpt.h"
+#include "scif_instance.h"
 #include "scif_shm.h"
 #include "scif_trace.h"
 #include "scif_wire.h"
@@ -66,6 +68,73 @@ void scif_data_node_lost(struct scif_endpt *ep, u16 node)
 		scif_shm_stop(shm);
 		scif_shm_unref(shm);
 	}
+}
+
+/**
+ * scif_ep_reset() - reset a connection its protocol cannot carry on
+ * @ep: the endpoint
+ * @err: why: the link's error for a message that could not be sent, or
+ *	 -ETIMEDOUT for a peer that did not answer in time
+ *
+ * Neither the stream nor the RMA protocol survives a lost message or a
+ * peer that stopped answering, so the connection is reset on both sides,
+ * never left half-closed: the endpoint
+ * turns disconnected (scif_send() and scif_recv() fail with -ECONNRESET,
+ * or -ENODEV when the link reported the node gone; poll reports
+ * EPOLLHUP), everyone waiting on it is woken, and the peer is sent a
+ * DISCONNECT. A transport fails a send for good only when it declares the
+ * peer node lost (the NTB link after send_timeout_ms), and node loss
+ * resets the peer's side of every connection; otherwise the DISCONNECT
+ * gets through. The RMA layer keeps the endpoint's registered pages pinned
+ * at close while the node stays online (see @reset_local). Sleeps; call
+ * without spinlocks held.
+ */
+void scif_ep_reset(struct scif_endpt *ep, int err)
+{
+	struct scif_wire_msg msg;
+	bool reset;
+
+	spin_lock(&ep->lock);
+	reset = ep->state == SCIF_EP_CONNECTED;
+	if (reset) {
+		ep->state = SCIF_EP_DISCONNECTED;
+		ep->reset_err = err == -ENODEV ? -ENODEV : -ECONNRESET;
+		ep->reset_local = true;
+	}
+	spin_unlock(&ep->lock);
+	wake_up_all(&ep->wq);
+	if (!reset)
+		return;
+	if (ep->shm)
+		scif_shm_stop(ep->shm);
+	pr_warn_ratelimited("scif %s: connection to node %u reset (%d)\n",
+			    ep->si->name, ep->peer.node, err);
+	scif_msg_init(&msg, SCIF_MSG_DISCONNECT, ep->id, ep->peer_ep, ep->port,
+		      ep->peer.port, 0);
+	msg.seq = cpu_to_le32(ep->conn_gen);
+	scif_node_send(ep->si, ep->peer.node, &msg, NULL, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(scif_ep_reset);
+
+/**
+ * scif_data_path_lost() - reset a connection whose path to its peer moved
+ * @ep: any endpoint
+ * @node: the routed node whose route now goes through another neighbour
+ *
+ * Messages sent the old way may be lost in it, so a connection to @node
+ * cannot go on: it is reset with -ECONNRESET on both sides
+ * (scif_ep_reset(); the DISCONNECT takes the new way, and tells a peer
+ * whose own route did not move).
+ */
+void scif_data_path_lost(struct scif_endpt *ep, u16 node)
+{
+	bool ours;
+
+	spin_lock(&ep->lock);
+	ours = ep->state == SCIF_EP_CONNECTED && ep->peer.node == node;
+	spin_unlock(&ep->lock);
+	if (ours)
+		scif_ep_reset(ep, -ECONNRESET);
 }
 
 /* Find the endpoint a stream message is for, with a reference. */

@@ -17,7 +17,7 @@
 #include <linux/sizes.h>
 #include <linux/types.h>
 
-#define SCIF_WIRE_VERSION	3
+#define SCIF_WIRE_VERSION	4
 
 /**
  * enum scif_msg_type - what a message asks of its receiver
@@ -90,6 +90,10 @@
  *			 tables: nothing it starts from now on reaches the
  *			 window. UNREG_ACK follows once what it started
  *			 before (RMAs, mappings, pages it holds) ended.
+ * @SCIF_MSG_ROUTE: a route announcement of the neighbour (no endpoint,
+ *		    every id and port 0): @len / 8 &struct scif_wire_route
+ *		    entries, each replacing what the sender said before about
+ *		    its node (Documentation/scif-routing.rst)
  * @SCIF_MSG_NR: number of types, not a type
  */
 enum scif_msg_type {
@@ -115,6 +119,7 @@ enum scif_msg_type {
 	SCIF_MSG_WAKE,
 	SCIF_MSG_RELEASE,
 	SCIF_MSG_UNREG_SEEN,
+	SCIF_MSG_ROUTE,
 	SCIF_MSG_NR,
 };
 
@@ -191,6 +196,7 @@ static inline const struct scif_msg_rule *scif_msg_rule(u8 type)
 		[SCIF_MSG_WAKE]		= SCIF_MSG_RULE(false, false, CORE),
 		[SCIF_MSG_RELEASE]	= SCIF_MSG_RULE(true, false, CORE),
 		[SCIF_MSG_UNREG_SEEN]	= SCIF_MSG_RULE(false, false, RMA),
+		[SCIF_MSG_ROUTE]	= SCIF_MSG_RULE(false, true, CORE),
 	};
 
 	if (type >= SCIF_MSG_NR || !rules[type].known)
@@ -211,7 +217,20 @@ static inline const struct scif_msg_rule *scif_msg_rule(u8 type)
  * @src_port: port of the sender
  * @dst_port: port addressed
  * @arg: type-specific argument
+ * @src_node: the node that sent the message first; kept by every node that
+ *	      forwards it
+ * @dst_node: the node the message is for
+ * @ttl: links the message may still cross, lowered by each node that
+ *	 forwards it. Every sender sets it (to %SCIF_ROUTE_HOPS_MAX) with
+ *	 @src_node and @dst_node. 0 means the header names no ends, as from
+ *	 a peer that leaves these bytes zero: the message is from the node
+ *	 at the other end of the link and for the receiver, and @src_node
+ *	 and @dst_node must be 0. A forwarder never passes on a message
+ *	 whose ttl would reach 0.
  * @rsvd: must be zero
+ *
+ * @src_node, @dst_node and @ttl were reserved bytes before routing: the
+ * layout and size are unchanged (Documentation/scif-routing.rst).
  */
 struct scif_wire_msg {
 	u8 version;
@@ -223,7 +242,10 @@ struct scif_wire_msg {
 	__le16 src_port;
 	__le16 dst_port;
 	__le32 arg;
-	u8 rsvd[32];
+	__le16 src_node;
+	__le16 dst_node;
+	u8 ttl;
+	u8 rsvd[27];
 };
 
 /**
@@ -338,8 +360,34 @@ struct scif_wire_shm_ctl {
 	__le32 tx_event;
 };
 
+/* Hop count of a route announcement entry that means "unreachable". */
+#define SCIF_ROUTE_HOPS_MAX	16
+
+/**
+ * struct scif_wire_route - one entry of a route announcement
+ * @node: the destination node id, 0..%SCIF_MAX_NODE_ID
+ * @hops: links between the announcing node and @node: 0 for the announcing
+ *	  node itself, %SCIF_ROUTE_HOPS_MAX for a destination withdrawn
+ * @gen: the path's generation: the announcing node changes it whenever
+ *	 its path to @node changes (its next hop, its hop count, or the
+ *	 generation its next hop announced), so that a change anywhere along
+ *	 a path reaches every node whose path goes through it; 0 with hop
+ *	 count 0 or %SCIF_ROUTE_HOPS_MAX
+ * @ident: the random identity of the node that holds the id @node, as the
+ *	   announcing node learnt it (non-zero); 0 in a withdrawal
+ *
+ * See Documentation/scif-routing.rst.
+ */
+struct scif_wire_route {
+	__le16 node;
+	u8 hops;
+	u8 gen;
+	__le32 ident;
+};
+
 #define SCIF_WIRE_MSG_SIZE	64
 static_assert(sizeof(struct scif_wire_msg) == SCIF_WIRE_MSG_SIZE);
+static_assert(sizeof(struct scif_wire_route) == 8);
 
 /* Largest data payload of one DATA message on any link. */
 #define SCIF_WIRE_DATA_MAX	16384

@@ -74,6 +74,13 @@ static int scif_debugfs_nodes_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(scif_debugfs_nodes);
 
+static int scif_debugfs_routes_show(struct seq_file *m, void *v)
+{
+	scif_instance_routes_show(m->private, m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(scif_debugfs_routes);
+
 /**
  * scif_debugfs_add() - publish an instance in debugfs
  * @si: the instance
@@ -91,6 +98,7 @@ int scif_debugfs_add(struct scif_instance *si)
 			    &scif_debugfs_endpoints_fops);
 	debugfs_create_file("ports", 0400, d, si, &scif_debugfs_ports_fops);
 	debugfs_create_file("nodes", 0400, d, si, &scif_debugfs_nodes_fops);
+	debugfs_create_file("routes", 0400, d, si, &scif_debugfs_routes_fops);
 	return 0;
 }
 
