@@ -9,6 +9,8 @@
 #   @@RT0, @@RT1, @@RT2     scif-ntb-test bench (round trips, streams)
 #   @@RTRMA0, @@RTRMA1      scif-rma-bench bandwidth table (direct RMA to
 #                           node 1; staged RMA, through node 1, to node 2)
+# A node leaves only when node 0 releases it (port 5100), the farthest
+# first, so that no transit node goes while node 0 still needs it.
 # Usage: bench-routed-guest.sh PAIRS
 set -u
 pairs=$1
@@ -28,6 +30,8 @@ if [ "$i" != 0 ]; then
 		scif-rma-bench server $((4200 + r)) >/dev/null || exit 1
 	done
 	wait $srv || exit 1
+	scif-ntb-test serve 5100 1 >/dev/null || exit 1
+	rmmod scif_ntb ntb_ivshmem || exit 1
 	exit 0
 fi
 echo "@@RTROUTES $(awk 'NR > 2 { printf "%s:%s/%s ", $1, $2, $3 }' \
@@ -42,3 +46,7 @@ while [ $r -lt "$pairs" ]; do
 	tag @@RTRMA0 scif-rma-bench client 1 $((4200 + r)) 1 10 b || exit 1
 	tag @@RTRMA1 scif-rma-bench client 2 $((4200 + r)) 1 10 b || exit 1
 done
+for n in 3 2 1; do
+	scif-ntb-test echo $n 5100 1 >/dev/null || exit 1
+done
+rmmod scif_ntb ntb_ivshmem || exit 1
