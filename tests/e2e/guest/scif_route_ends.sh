@@ -5,7 +5,9 @@
 # RMA with data checked, through whatever nodes lie between them; then A
 # echoes every other node, which waits for it on port 3100, so every node
 # is shown reachable from A. Every node lists all N nodes first and
-# unloads at the end. Transit nodes must drop nothing they forward.
+# unloads at the end, when A releases it (port 3101): the farthest first,
+# so that no node leaves while A still needs it as a transit. Transit
+# nodes must drop nothing they forward.
 # Usage: scif_route_ends.sh N A B
 set -e
 n=$1
@@ -47,8 +49,14 @@ if [ "$me" = "$a" ]; then
 		i=$((i + 1))
 	done
 	echo "node $me: every node answered"
+	# By hop count, farthest first: a transit is nearer than what it leads to.
+	for i in $(awk 'NR > 2 { print $2, $1 }' /sys/kernel/debug/scif/routes |
+		   sort -rn | awk '{ print $2 }'); do
+		scif-ntb-test echo "$i" 3101 1 || fail "could not release node $i"
+	done
 else
 	scif-ntb-test serve 3100 1 || fail "serving node $a's echo"
+	scif-ntb-test serve 3101 1 || fail "waiting for node $a's release"
 fi
 if dmesg | grep -E "scif.*dropped message.*: -(40|113|1)$"; then
 	fail "dropped messages while forwarding"
