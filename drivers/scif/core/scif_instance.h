@@ -154,7 +154,6 @@ int scif_node_insert(struct scif_instance *si, struct scif_node *n);
 void scif_routed_add(struct scif_instance *si, u16 node);
 void scif_node_remove_kind(struct scif_instance *si, u16 node, bool routed);
 void scif_routed_sync(struct scif_instance *si);
-void scif_routed_sync_one(struct scif_instance *si, u16 d);
 void scif_routed_flush(struct scif_instance *si);
 
 /* core/scif_forward.c */

@@ -93,10 +93,11 @@ static int scif_msg_ends(struct scif_instance *si, u16 node,
 		/*
 		 * A node that has just become reachable may speak before the
 		 * route work made it a node here: make it one now, so that
-		 * the answer finds it.
+		 * the answer finds it. Only that: moves and removals are the
+		 * route work's, not the receive path's.
 		 */
 		if (kind < 0)
-			scif_routed_sync_one(si, *src);
+			scif_routed_add(si, *src);
 	}
 	if (msg->type == SCIF_MSG_ROUTE &&
 	    (*src != node || dst != READ_ONCE(si->self)))

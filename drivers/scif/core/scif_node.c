@@ -268,7 +268,7 @@ static void scif_routed_move(struct scif_instance *si, u16 d, u32 path)
  * (scif_routed_move()). Neighbours are their
  * transports' to add and remove.
  */
-void scif_routed_sync_one(struct scif_instance *si, u16 d)
+static void scif_routed_sync_one(struct scif_instance *si, u16 d)
 {
 	struct scif_node *n;
 	bool none, routed;
