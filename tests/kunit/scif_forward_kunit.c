@@ -9,7 +9,9 @@
  * itself and node 3 behind it, so node 1 reaches node 3 through node 2.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -384,6 +386,115 @@ static void fwd_route_moves(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, scif_node_routed(ctx->si, FWD_FAR), 1);
 }
 
+/**
+ * struct fwd_stuck - node 3 as a neighbour whose link holds a send until
+ *		      the test lets it go, and the threads that use it
+ * @link: node 3's link
+ * @si: node 1
+ * @entered: a send is waiting inside the link
+ * @release: let it return (-ENODEV, as a dead link does)
+ * @sent: the sending thread is done
+ * @removed: scif_node_remove() of node 3 returned
+ */
+struct fwd_stuck {
+	struct scif_link link;
+	struct scif_instance *si;
+	struct completion entered;
+	struct completion release;
+	struct completion sent;
+	struct completion removed;
+};
+
+static int fwd_stuck_send(struct scif_link *link,
+			  const struct scif_wire_msg *msg, const void *data,
+			  size_t len)
+{
+	struct fwd_stuck *st = container_of(link, struct fwd_stuck, link);
+
+	if (msg->type == SCIF_MSG_ROUTE)
+		return 0;
+	complete(&st->entered);
+	wait_for_completion(&st->release);
+	return -ENODEV;
+}
+
+static const struct scif_link_ops fwd_stuck_ops = {
+	.send = fwd_stuck_send,
+};
+
+static int fwd_stuck_sender(void *arg)
+{
+	struct fwd_stuck *st = arg;
+	struct scif_wire_msg m;
+
+	scif_msg_init(&m, SCIF_MSG_DISCONNECT, 1, 1, 1, 1, 0);
+	scif_node_send(st->si, FWD_FAR, &m, NULL, 0);
+	complete(&st->sent);
+	return 0;
+}
+
+static int fwd_stuck_remover(void *arg)
+{
+	struct fwd_stuck *st = arg;
+
+	scif_node_remove(st->si, FWD_FAR);
+	complete(&st->removed);
+	return 0;
+}
+
+/*
+ * Node 3 is a neighbour, and node 2 still offers a route to it. Its link
+ * goes, but its teardown waits for a send: the id stays busy until the
+ * teardown ended (the old node's device may still be on the bus), so no
+ * routed node 3 is added before that, and the route work adds it once it
+ * ended. One was added at once, and its device failed on a duplicate name.
+ */
+static void fwd_routed_waits_for_teardown(struct kunit *test)
+{
+	struct fwd_ctx *ctx = test->priv;
+	struct fwd_stuck *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	bool online;
+
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	st->link.ops = &fwd_stuck_ops;
+	st->link.max_data = FWD_CHUNK;
+	init_waitqueue_head(&st->link.rx_wait);
+	st->si = ctx->si;
+	init_completion(&st->entered);
+	init_completion(&st->release);
+	init_completion(&st->sent);
+	init_completion(&st->removed);
+	KUNIT_ASSERT_EQ(test, scif_node_add(ctx->si, FWD_FAR, &st->link), 0);
+	KUNIT_ASSERT_EQ(test, scif_node_routed(ctx->si, FWD_FAR), 0);
+	if (IS_ERR(kthread_run(fwd_stuck_sender, st, "scif-kunit"))) {
+		scif_node_remove(ctx->si, FWD_FAR);
+		KUNIT_FAIL(test, "no thread");
+		return;
+	}
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&st->entered,
+							    10 * HZ));
+	if (IS_ERR(kthread_run(fwd_stuck_remover, st, "scif-kunit"))) {
+		complete(&st->release);
+		wait_for_completion(&st->sent);
+		scif_node_remove(ctx->si, FWD_FAR);
+		KUNIT_FAIL(test, "no thread");
+		return;
+	}
+	/* Out of the table, its teardown held by the send. */
+	KUNIT_EXPECT_TRUE(test, fwd_online_within(ctx, FWD_FAR, false));
+	/* The route work's add, made here: refused while the id is busy. */
+	scif_routed_add(ctx->si, FWD_FAR);
+	online = scif_node_online(ctx->si, FWD_FAR);
+	KUNIT_EXPECT_FALSE(test, online);
+	KUNIT_EXPECT_FALSE(test, completion_done(&st->removed));
+	complete(&st->release);
+	wait_for_completion(&st->sent);
+	wait_for_completion(&st->removed);
+	/* Through node 2 again, now that the id is free. */
+	KUNIT_EXPECT_TRUE(test, fwd_online_within(ctx, FWD_FAR, true));
+	KUNIT_EXPECT_EQ(test, scif_node_routed(ctx->si, FWD_FAR), 1);
+}
+
 static struct kunit_case scif_forward_cases[] = {
 	KUNIT_CASE(fwd_routed_node_listed),
 	KUNIT_CASE(fwd_forward_lowers_ttl),
@@ -394,6 +505,7 @@ static struct kunit_case scif_forward_cases[] = {
 	KUNIT_CASE(fwd_neighbour_replaces_routed),
 	KUNIT_CASE(fwd_routed_add_twice),
 	KUNIT_CASE(fwd_route_moves),
+	KUNIT_CASE(fwd_routed_waits_for_teardown),
 	{}
 };
 

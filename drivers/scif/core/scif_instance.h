@@ -110,6 +110,13 @@ struct scif_routing;
  * @nodes_rwsem: held for reading to use @nodes and a node's link (senders
  *	 use &scif_node.senders instead), for writing to add or remove a node
  * @nodes: the node table, by node id
+ * @nodes_leaving: ids of nodes out of @nodes whose teardown has not ended
+ *	 (their device may still be on the bus): no node takes such an id
+ *	 until it has (scif_node_insert()). Under @nodes_rwsem held for
+ *	 writing; waited on with wait_var_event().
+ * @nodes_retry: ids of @nodes_leaving for which a routed node was refused;
+ *	 the route work adds it once the id is free. Under @nodes_rwsem held
+ *	 for writing.
  * @bus: this instance's SCIF bus: one &struct scif_peer_dev per online node.
  *	 Typed as &device.bus is, which is const only on kernels whose driver
  *	 core never writes to a bus_type.
@@ -136,6 +143,8 @@ struct scif_instance {
 	struct rhashtable conreqs;
 	struct rw_semaphore nodes_rwsem;
 	struct xarray nodes;
+	DECLARE_BITMAP(nodes_leaving, SCIF_MAX_NODE_ID + 1);
+	DECLARE_BITMAP(nodes_retry, SCIF_MAX_NODE_ID + 1);
 	char *bus_name;
 	struct dentry *debugfs;
 	struct scif_routing *routing;

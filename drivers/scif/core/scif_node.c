@@ -15,6 +15,7 @@
 #include <linux/export.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 
 #include "scif_core.h"
@@ -27,8 +28,33 @@
 #include "scif_wire.h"
 
 /*
- * After @n left the table: stop its users, reset what used it, take it off
- * the bus and free it.
+ * The node of id @node left the table and is torn down: the id is free
+ * again. A routed node refused meanwhile is the route work's to add now.
+ */
+static void scif_node_left(struct scif_instance *si, u16 node)
+{
+	bool retry;
+
+	down_write(&si->nodes_rwsem);
+	__clear_bit(node, si->nodes_leaving);
+	retry = __test_and_clear_bit(node, si->nodes_retry);
+	up_write(&si->nodes_rwsem);
+	wake_up_var(&si->nodes_leaving);
+	if (retry)
+		scif_routes_resync(si);
+}
+
+/* Take @n out of the table. nodes_rwsem is held for writing. */
+static void scif_node_erase(struct scif_instance *si, struct scif_node *n)
+{
+	lockdep_assert_held_write(&si->nodes_rwsem);
+	xa_erase(&si->nodes, n->id);
+	__set_bit(n->id, si->nodes_leaving);
+}
+
+/*
+ * After @n left the table (scif_node_erase()): stop its users, reset what
+ * used it, take it off the bus and free it.
  */
 static void scif_node_teardown(struct scif_instance *si, struct scif_node *n)
 {
@@ -55,6 +81,7 @@ static void scif_node_teardown(struct scif_instance *si, struct scif_node *n)
 	scif_peer_dev_remove(n);
 	/* Counters and chunk size are read under RCU only. */
 	kfree_rcu(n, rcu);
+	scif_node_left(si, node);
 }
 
 /**
@@ -67,13 +94,17 @@ static void scif_node_teardown(struct scif_instance *si, struct scif_node *n)
  * connections are reset first (they went by messages through another
  * node, and older messages of theirs may still be on the way there: none
  * of them may go over the link, nor meet one that does). A routed node
- * takes only a free id, silently.
+ * takes only a free id, silently. An id whose former node is still being
+ * torn down is not free: its device may still be on the bus. A neighbour
+ * waits for that teardown to end; a routed node is refused, and added by
+ * the route work once the id is free (scif_node_left()).
  *
  * Return: 0 or -EEXIST.
  */
 int scif_node_insert(struct scif_instance *si, struct scif_node *n)
 {
 	struct scif_node *old, *replaced;
+	bool leaving;
 	int ret;
 
 	n->si = si;
@@ -85,10 +116,19 @@ int scif_node_insert(struct scif_instance *si, struct scif_node *n)
 	do {
 		ret = 0;
 		replaced = NULL;
+		leaving = false;
 		down_write(&si->nodes_rwsem);
 		old = xa_load(&si->nodes, n->id);
-		if (old && old->routed && !n->routed && n->id != si->self) {
-			xa_erase(&si->nodes, n->id);
+		if (test_bit(n->id, si->nodes_leaving)) {
+			if (n->routed) {
+				__set_bit(n->id, si->nodes_retry);
+				ret = -EEXIST;
+			} else {
+				leaving = true;
+			}
+		} else if (old && old->routed && !n->routed &&
+			   n->id != si->self) {
+			scif_node_erase(si, old);
 			replaced = old;
 		} else if (old && n->routed) {
 			/* Left in the table, whole: not ours to tear down. */
@@ -102,7 +142,10 @@ int scif_node_insert(struct scif_instance *si, struct scif_node *n)
 		up_write(&si->nodes_rwsem);
 		if (replaced)
 			scif_node_teardown(si, replaced);
-	} while (replaced);
+		if (leaving)
+			wait_var_event(&si->nodes_leaving,
+				       !test_bit(n->id, si->nodes_leaving));
+	} while (replaced || leaving);
 	if (ret) {
 		kfree(n);
 		return ret == -EBUSY ? -EEXIST : ret;
@@ -166,7 +209,7 @@ void scif_node_remove_kind(struct scif_instance *si, u16 node, bool routed)
 	down_write(&si->nodes_rwsem);
 	n = xa_load(&si->nodes, node);
 	if (n && n->routed == routed)
-		xa_erase(&si->nodes, node);
+		scif_node_erase(si, n);
 	else
 		n = NULL;
 	up_write(&si->nodes_rwsem);

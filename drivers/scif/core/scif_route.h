@@ -130,6 +130,7 @@ struct scif_routing {
 /* core/scif_route_msg.c: the table of an instance, on the wire */
 void scif_routes_node_up(struct scif_instance *si, u16 node);
 void scif_routes_node_down(struct scif_instance *si, u16 node);
+void scif_routes_resync(struct scif_instance *si);
 int scif_handle_route(struct scif_instance *si, u16 node,
 		      const struct scif_wire_msg *msg, const void *data,
 		      size_t len);

@@ -66,6 +66,18 @@ void scif_routes_node_down(struct scif_instance *si, u16 node)
 }
 
 /**
+ * scif_routes_resync() - have the route work run again
+ * @si: the instance
+ *
+ * For a change the route table does not see: an id that was busy, on
+ * which a routed node could not be added, became free.
+ */
+void scif_routes_resync(struct scif_instance *si)
+{
+	schedule_work(&si->routing->work);
+}
+
+/**
  * scif_handle_route() - a ROUTE message from a neighbour
  * @si: the instance
  * @node: the neighbour
