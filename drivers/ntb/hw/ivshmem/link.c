@@ -109,6 +109,11 @@ static bool ivn_link_peer_up(struct ivn_dev *ivn, struct ivn_peer *peer,
 	else if (up && !was_up)
 		dev_info_ratelimited(&ivn->pdev->dev, "link to port %d up\n",
 				     peer->port);
+	/* And why a link that is down stays down, each time that changes. */
+	else if (!up && why && why != peer->down_why && enabled)
+		dev_info_ratelimited(&ivn->pdev->dev, "link to port %d not up: %s\n",
+				     peer->port, why);
+	peer->down_why = up ? NULL : why;
 	return up;
 }
 

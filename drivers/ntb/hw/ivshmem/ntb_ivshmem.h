@@ -32,10 +32,11 @@
  * @link_inc:	incarnation the link was last reported up with.
  * @possible_since: jiffies (| 1) since the link could be up, 0 while it
  *		cannot; it is reported up link_train_ms later.
+ * @down_why:	why the link is down, as last logged; NULL while it is up.
  *
  * @inc, @db_seq and @db_seen are protected by ivn_dev.db_lock; @hb,
- * @hb_stamp, @link_inc and @possible_since are only touched by the link
- * worker.
+ * @hb_stamp, @link_inc, @possible_since and @down_why are only touched by
+ * the link worker.
  */
 struct ivn_peer {
 	struct pci_dev *pdev;
@@ -50,6 +51,7 @@ struct ivn_peer {
 	unsigned long hb_stamp;
 	u32 link_inc;
 	unsigned long possible_since;
+	const char *down_why;
 };
 
 /* Inbound windows that can have a home in window memory. */
