@@ -21,6 +21,7 @@
 #include "core/scif_link.h"
 #include "core/scif_wire.h"
 #include "scif_kunit_sim.h"
+#include "scif_kunit_util.h"
 
 #define FWD_SELF	1
 #define FWD_LEFT	0
@@ -389,37 +390,16 @@ static void fwd_route_moves(struct kunit *test)
 /**
  * struct fwd_stuck - node 3 as a neighbour whose link holds a send until
  *		      the test lets it go, and the threads that use it
- * @link: node 3's link
+ * @stuck: node 3's link
  * @si: node 1
- * @entered: a send is waiting inside the link
- * @release: let it return (-ENODEV, as a dead link does)
  * @sent: the sending thread is done
  * @removed: scif_node_remove() of node 3 returned
  */
 struct fwd_stuck {
-	struct scif_link link;
+	struct scif_kt_stuck stuck;
 	struct scif_instance *si;
-	struct completion entered;
-	struct completion release;
 	struct completion sent;
 	struct completion removed;
-};
-
-static int fwd_stuck_send(struct scif_link *link,
-			  const struct scif_wire_msg *msg, const void *data,
-			  size_t len)
-{
-	struct fwd_stuck *st = container_of(link, struct fwd_stuck, link);
-
-	if (msg->type == SCIF_MSG_ROUTE)
-		return 0;
-	complete(&st->entered);
-	wait_for_completion(&st->release);
-	return -ENODEV;
-}
-
-static const struct scif_link_ops fwd_stuck_ops = {
-	.send = fwd_stuck_send,
 };
 
 static int fwd_stuck_sender(void *arg)
@@ -456,25 +436,21 @@ static void fwd_routed_waits_for_teardown(struct kunit *test)
 	bool online;
 
 	KUNIT_ASSERT_NOT_NULL(test, st);
-	st->link.ops = &fwd_stuck_ops;
-	st->link.max_data = FWD_CHUNK;
-	init_waitqueue_head(&st->link.rx_wait);
+	scif_kt_stuck_init(&st->stuck, FWD_CHUNK);
 	st->si = ctx->si;
-	init_completion(&st->entered);
-	init_completion(&st->release);
 	init_completion(&st->sent);
 	init_completion(&st->removed);
-	KUNIT_ASSERT_EQ(test, scif_node_add(ctx->si, FWD_FAR, &st->link), 0);
+	KUNIT_ASSERT_EQ(test, scif_node_add(ctx->si, FWD_FAR, &st->stuck.link), 0);
 	KUNIT_ASSERT_EQ(test, scif_node_routed(ctx->si, FWD_FAR), 0);
 	if (IS_ERR(kthread_run(fwd_stuck_sender, st, "scif-kunit"))) {
 		scif_node_remove(ctx->si, FWD_FAR);
 		KUNIT_FAIL(test, "no thread");
 		return;
 	}
-	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&st->entered,
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&st->stuck.entered,
 							    10 * HZ));
 	if (IS_ERR(kthread_run(fwd_stuck_remover, st, "scif-kunit"))) {
-		complete(&st->release);
+		complete(&st->stuck.release);
 		wait_for_completion(&st->sent);
 		scif_node_remove(ctx->si, FWD_FAR);
 		KUNIT_FAIL(test, "no thread");
@@ -487,7 +463,7 @@ static void fwd_routed_waits_for_teardown(struct kunit *test)
 	online = scif_node_online(ctx->si, FWD_FAR);
 	KUNIT_EXPECT_FALSE(test, online);
 	KUNIT_EXPECT_FALSE(test, completion_done(&st->removed));
-	complete(&st->release);
+	complete(&st->stuck.release);
 	wait_for_completion(&st->sent);
 	wait_for_completion(&st->removed);
 	/* Through node 2 again, now that the id is free. */

@@ -22,7 +22,51 @@
 #include "core/scif_core.h"
 #include "core/scif_endpt.h"
 #include "core/scif_endpt_api.h"
+#include "core/scif_link.h"
+#include "core/scif_wire.h"
 #include "scif_kunit_sim.h"
+
+/**
+ * struct scif_kt_stuck - a link whose sends wait until the test lets them
+ *			  go, as a full ring does; route announcements pass
+ * @link: the link, to add as a node's
+ * @entered: a send is waiting inside the link
+ * @release: let the waiting send return -ENODEV, as a dead link's does
+ */
+struct scif_kt_stuck {
+	struct scif_link link;
+	struct completion entered;
+	struct completion release;
+};
+
+static inline int scif_kt_stuck_send(struct scif_link *link,
+				     const struct scif_wire_msg *msg,
+				     const void *data, size_t len)
+{
+	struct scif_kt_stuck *st = container_of(link, struct scif_kt_stuck,
+						link);
+
+	if (msg->type == SCIF_MSG_ROUTE)
+		return 0;
+	complete(&st->entered);
+	wait_for_completion(&st->release);
+	return -ENODEV;
+}
+
+/* Make @st a stuck link that carries @max_data bytes a message. */
+static inline void scif_kt_stuck_init(struct scif_kt_stuck *st,
+				      size_t max_data)
+{
+	static const struct scif_link_ops ops = {
+		.send = scif_kt_stuck_send,
+	};
+
+	st->link.ops = &ops;
+	st->link.max_data = max_data;
+	init_waitqueue_head(&st->link.rx_wait);
+	init_completion(&st->entered);
+	init_completion(&st->release);
+}
 
 /**
  * struct scif_kt_call - a function run in a kernel thread

@@ -471,43 +471,21 @@ static void client_probe_and_remove(struct kunit *test)
 
 /**
  * struct node_stuck - a link whose sends wait until the test lets them go,
- *		       as a full ring does, and the threads that use it
- * @link: added to node 0's instance as node %NODE_FAKE
+ *		       and the threads that use it
+ * @stuck: added to node 0's instance as node %NODE_FAKE
  * @si: node 0's instance
- * @entered: a send is waiting inside the link
- * @release: let the waiting send return (-ENODEV, as a dead link does)
  * @sent: the sending thread's scif_node_send() returned
  * @other: another node was added and removed meanwhile
  * @removed: scif_node_remove() of %NODE_FAKE returned
  * @send_ret: what scif_node_send() returned
  */
 struct node_stuck {
-	struct scif_link link;
+	struct scif_kt_stuck stuck;
 	struct scif_instance *si;
-	struct completion entered;
-	struct completion release;
 	struct completion sent;
 	struct completion other;
 	struct completion removed;
 	int send_ret;
-};
-
-static int node_stuck_send(struct scif_link *link,
-			   const struct scif_wire_msg *msg, const void *data,
-			   size_t len)
-{
-	struct node_stuck *st = container_of(link, struct node_stuck, link);
-
-	/* The route work's announcements must not wait: one sender is let go. */
-	if (msg->type == SCIF_MSG_ROUTE)
-		return 0;
-	complete(&st->entered);
-	wait_for_completion(&st->release);
-	return -ENODEV;
-}
-
-static const struct scif_link_ops node_stuck_ops = {
-	.send = node_stuck_send,
 };
 
 static int node_stuck_sender(void *arg)
@@ -563,21 +541,18 @@ static void send_waiting_holds_no_table_lock(struct kunit *test)
 	bool other_done;
 
 	KUNIT_ASSERT_NOT_NULL(test, st);
-	st->link.ops = &node_stuck_ops;
-	st->link.max_data = NODE_SIM_CHUNK;
+	scif_kt_stuck_init(&st->stuck, NODE_SIM_CHUNK);
 	st->si = ctx->a;
-	init_completion(&st->entered);
-	init_completion(&st->release);
 	init_completion(&st->sent);
 	init_completion(&st->other);
 	init_completion(&st->removed);
-	KUNIT_ASSERT_EQ(test, scif_node_add(ctx->a, NODE_FAKE, &st->link), 0);
+	KUNIT_ASSERT_EQ(test, scif_node_add(ctx->a, NODE_FAKE, &st->stuck.link), 0);
 	if (IS_ERR(kthread_run(node_stuck_sender, st, "scif-kunit"))) {
 		scif_node_remove(ctx->a, NODE_FAKE);
 		KUNIT_FAIL(test, "no thread");
 		return;
 	}
-	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&st->entered,
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&st->stuck.entered,
 							    10 * HZ));
 	node_stuck_run(node_stuck_other, st);
 	other_done = wait_for_completion_timeout(&st->other, 10 * HZ);
@@ -586,7 +561,7 @@ static void send_waiting_holds_no_table_lock(struct kunit *test)
 	msleep(100);
 	KUNIT_EXPECT_EQ(test, scif_node_ep_ring(ctx->a, NODE_FAKE), 0U);
 	KUNIT_EXPECT_FALSE(test, completion_done(&st->removed));
-	complete(&st->release);
+	complete(&st->stuck.release);
 	/* Everything ends once the send is let go, the test's memory too. */
 	wait_for_completion(&st->sent);
 	if (!other_done)
