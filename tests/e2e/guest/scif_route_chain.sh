@@ -52,9 +52,41 @@ scif-ntb-test nodes "$n" 30 || fail "scif_get_node_ids"
 echo "node $me: routes $want"
 # The others may still be learning through this node: stay a while.
 sleep 10
+# On a chain of 3 the transit node leaves first: each end loses the other
+# end with it. How long after its neighbour (node 1) went the far end's
+# device left the bus (its clients' remove() called) is printed; the
+# bound SCIF promises is 2 s (Documentation/scif-routing.rst, "Tested").
+has_dev() { [ -e "/sys/bus/scif/devices/scif-node$1" ]; }
+now_cs() { awk '{ split($1, t, "."); print t[1] * 100 + t[2] }' /proc/uptime; }
+if [ "$n" = 3 ] && [ "$me" = 1 ]; then
+	# the ends are watching by then
+	sleep 5
+	rmmod scif_ntb || fail "rmmod scif_ntb"
+elif [ "$n" = 3 ]; then
+	far=$((2 - me))
+	watched=0
+	has_dev 1 && watched=1
+	t0=""
+	i=0
+	while has_dev "$far"; do
+		[ -n "$t0" ] || has_dev 1 || t0=$(now_cs)
+		i=$((i + 1))
+		[ "$i" -le 600 ] || fail "node $far still on the bus without its transit node"
+		sleep 0.05
+	done
+	t1=$(now_cs)
+	[ -n "$t0" ] || t0=$t1
+	if [ "$watched" = 1 ]; then
+		echo "node $me: node $far left $(((t1 - t0) * 10)) ms after node 1 (the transit node)"
+	else
+		echo "node $me: node 1 had left before this node watched: not measured"
+	fi
+fi
 # Unloaded, the links go down: every route and every node beyond this one
 # go with them (the other nodes see this node's links go down, in any order).
-rmmod scif_ntb || fail "rmmod scif_ntb"
+if ! [ "$n" = 3 ] || ! [ "$me" = 1 ]; then
+	rmmod scif_ntb || fail "rmmod scif_ntb"
+fi
 i=0
 until [ "$(table)" = "" ]; do
 	i=$((i + 1))
