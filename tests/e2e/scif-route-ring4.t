@@ -8,7 +8,7 @@
 # (Documentation/scif-routing.rst).
 # needs: nodes=4 topology=ring mem=256 smp=1
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec "$top/scripts/rig/cluster" --needs "$0" --timeout 400 \
+exec "$top/scripts/rig/cluster" --needs "$0" --timeout 600 \
 	--modules "scif" \
 	--copy "$top/tests/e2e/guest/scif_route_ring.sh" \
 	-- sh ./scif_route_ring.sh

@@ -99,6 +99,28 @@ case $me in
 esac
 # The transit node is back: every node lists all four again.
 scif-ntb-test nodes 4 120 || fail "waited for nodes 0..3 after the transit node came back"
+# No node unloads before every node has checked that: each serves one
+# connection of every other node on port 3900 and makes one to each of
+# them (a node that is not there yet refuses it: try again), then stays
+# a while for the others' connections through it. A node that unloaded
+# early once failed the others' check on a slow host.
+scif-ntb-test serve 3900 $((SCIF_NODES - 1)) >/dev/null &
+barrier=$!
+j=0
+while [ "$j" -lt "$SCIF_NODES" ]; do
+	if [ "$j" != "$me" ]; then
+		t=0
+		until scif-ntb-test echo "$j" 3900 1 >/dev/null 2>&1; do
+			t=$((t + 1))
+			[ "$t" -le 240 ] || fail "node $j never reached the end"
+			sleep 0.5
+		done
+	fi
+	j=$((j + 1))
+done
+wait "$barrier" || fail "serving the others at the end"
+# The others may still be dialling each other through this node.
+sleep 30
 # Unload, so that the rig's leak and report checks see the teardown too.
 rmmod scif_ntb || fail "rmmod scif_ntb"
 rmmod ntb_ivshmem || fail "rmmod ntb_ivshmem"
