@@ -18,8 +18,9 @@
  * Under TCG with KASAN and lockdep one insert or erase cost about half a
  * millisecond on the hosts of 2026-11 and 2.5 ms on one of 2026-11-29,
  * where 100,000 windows ran past the 300 s KUnit gives a case; 40,000 took
- * 72 s there (the module alone in its guest). The 100,000-window scale itself is measured end to end
- * (Documentation/scif-rma.rst, "Latency with many windows").
+ * 72 s there (the module alone in its guest). The 100,000-window scale
+ * itself is measured end to end (Documentation/scif-rma.rst, "Latency
+ * with many windows").
  */
 #define WTREE_MANY	40000
 
