@@ -10,7 +10,7 @@
 # (remote windows cannot be mapped there).
 # The examples are built on the host before the guests' part is run (or
 # collected, for a shared boot).
-# needs: nodes=2 mem=256 ntb-winmem=32
+# needs: nodes=2 mem=512 ntb-winmem=32 net
 top=$(cd "$(dirname "$0")/../.." && pwd)
 examples="pingpong rma mmap fence poll nbconnect"
 

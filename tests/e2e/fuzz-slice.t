@@ -11,7 +11,7 @@
 # exits 1), a hang (its watchdog, then the rig's timeout), no fault
 # injected, a failed stream or any kernel report (the rig; kmemleak's
 # included). The full runs are `make fuzz`.
-# needs: nodes=2 mem=512
+# needs: nodes=2 mem=512 ntb-winmem=32 net
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

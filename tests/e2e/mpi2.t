@@ -6,7 +6,7 @@
 # parts of tests/mpi/'s test program and a short ping-pong (ranks 0 and 1)
 # in one job, data checked by every rank.
 # tests/e2e/guest/mpi.sh runs them; tests/e2e/mpi4.t on 4 guests.
-# needs: nodes=2 mem=512 net
+# needs: nodes=2 mem=512 ntb-winmem=32 net
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # both guest trees unpacked here, so that the guest links their files
 # into its root instead of unpacking 30 MB on a busy vCPU
@@ -20,4 +20,5 @@ make -s -C "$top/tools/libfabric" guest-tar >/dev/null &&
 exec "$top/scripts/rig/cluster" --needs "$0" --timeout 300 \
 	--modules "ntb_ivshmem scif scif_ntb" \
 	--copy "$root" \
+	--copy "$top/tests/e2e/guest/root_tree.sh" \
 	--copy "$top/tests/e2e/guest/mpi.sh" -- sh ./mpi.sh

@@ -20,4 +20,5 @@ make -s -C "$top/tools/libfabric" guest-tar >/dev/null &&
 exec "$top/scripts/rig/cluster" --needs "$0" --timeout 420 \
 	--modules "ntb_ivshmem scif scif_ntb" \
 	--copy "$root" \
+	--copy "$top/tests/e2e/guest/root_tree.sh" \
 	--copy "$top/tests/e2e/guest/mpi.sh" -- sh ./mpi.sh

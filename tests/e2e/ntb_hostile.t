@@ -5,7 +5,7 @@
 # impossible ring state, rate-limits its messages, leaks nothing, survives
 # lies in the mapped streams the attacker opens with it (at least one), and
 # then accepts a genuine link.
-# needs: nodes=2 mem=512
+# needs: nodes=2 mem=512 ntb-winmem=32 net
 top=$(cd "$(dirname "$0")/../.." && pwd)
 exec "$top/scripts/rig/cluster" --needs "$0" --timeout 400 \
 	--modules "swdma ntb_ivshmem scif scif_ntb" \

@@ -4,7 +4,7 @@
 # handshake travels in message registers (no scratchpads): a short attack
 # with message junk, then a genuine link (tests/e2e/ntb_hostile.t is the
 # same on scratchpads).
-# needs: nodes=2 mem=512 ntb-winmem=32
+# needs: nodes=2 mem=512 ntb-winmem=32 net
 top=$(cd "$(dirname "$0")/../.." && pwd)
 exec "$top/scripts/rig/cluster" --needs "$0" --timeout 400 \
 	--modules "swdma scif" \

@@ -4,7 +4,7 @@
 # boot of two guests: the resources the NTB API reports (ntb_tool), then
 # SCIF over it, idt's handshake in message registers included: link up,
 # a checked stream each way, a short RMA run.
-# needs: nodes=2 mem=256 ntb-winmem=32
+# needs: nodes=2 mem=512 ntb-winmem=32 net
 top=$(cd "$(dirname "$0")/../.." && pwd)
 exec "$top/scripts/rig/cluster" --needs "$0" --timeout 400 \
 	--modules "scif" \

@@ -5,7 +5,7 @@
 # (small 64 KiB rings). Every mark must be answered, and neither node may
 # declare the other lost: a receive path that waited for room in the peer's
 # full ring used to stall both until the send timeout reset the link.
-# needs: nodes=2 mem=512
+# needs: nodes=2 mem=512 ntb-winmem=32 net
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

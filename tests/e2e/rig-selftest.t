@@ -24,7 +24,7 @@ expect_fail() {
 	fi
 }
 
-cl="$top/scripts/rig/cluster -n 1 --modules scif --smp 1"
+cl="$top/scripts/rig/cluster -n 1 --modules scif --smp 1 --mem 256"
 expect_fail "command exits 3" "command exited 3" $cl -- sh -c 'exit 3'
 expect_fail "kernel WARN" "kernel report" $cl -- sh -c 'modprobe lkdtm && echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT'
 expect_fail "kernel panic" "did not finish" $cl -- sh -c 'echo c > /proc/sysrq-trigger'

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # SCIF over the emulated NTB: ten link flaps in a row, in both window modes
 # (direct, then translated with 2 x 16 MiB windows per peer).
-# needs: nodes=2 mem=256 ntb-winmem=32
+# needs: nodes=2 mem=512 ntb-winmem=32 net
 top=$(cd "$(dirname "$0")/../.." && pwd)
 exec "$top/scripts/rig/cluster" --needs "$0" --timeout 500 \
 	--modules "scif" \

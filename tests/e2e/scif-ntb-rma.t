@@ -12,7 +12,7 @@
 # of a session, connecting and accepting, to the peer and (direct mode
 # only: loopback does not depend on the window mode) on loopback, run with
 # its N-th allocation or user copy failing for every N it reaches.
-# needs: nodes=2 mem=256 ntb-winmem=32
+# needs: nodes=2 mem=512 ntb-winmem=32 net
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

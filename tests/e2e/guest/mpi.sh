@@ -13,9 +13,10 @@ n=$SCIF_NODES
 t_start=$(date +%s)
 echo "node $i: booted in $(cut -d. -f1 /proc/uptime) s"
 # the trees of the provider and of Open MPI, hard-linked into the root
-for d in guest-mpi-root/*; do
-	cp -alf "$d" /
-done
+# and taken out again at the end, as is the /dev/shm this mounts
+. ./root_tree.sh
+trap 'umount /dev/shm 2>/dev/null; root_tree_remove' EXIT
+root_tree_add guest-mpi-root
 echo "node $i: trees linked in $(($(date +%s) - t_start)) s"
 mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm
 export FI_PROVIDER=scif
