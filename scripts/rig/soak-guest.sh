@@ -69,6 +69,15 @@ sees() {
 	done
 }
 
+# sees_any NODE...: this node has at least one of the nodes named online
+sees_any() {
+	list=" $(scif-ntb-test nodes 1 0 | sed -n 's/.*nodes online: *//p') "
+	for id in "$@"; do
+		case "$list" in *" $id "*) return 0 ;; esac
+	done
+	return 1
+}
+
 # steady: the ids of the nodes that are never killed (all but node 3)
 steady() {
 	id=0
@@ -155,6 +164,17 @@ if [ "$SCIF_NODE_INDEX" != 3 ] && [ "$SCIF_NODES" -gt 3 ]; then
 		sleep 1
 	done
 	echo "@@SOAK-REJOIN node=$SCIF_NODE_INDEX waited_s=$(($(date +%s) - t0))"
+fi
+# Node 3 stays until the others have seen it back and left: on a loaded
+# host one of them may end its load well after node 3's last boot ended
+# its own (seen: 50 s), and must still find node 3 online.
+if [ "$SCIF_NODE_INDEX" = 3 ] && [ "$SCIF_NODES" -gt 3 ]; then
+	t0=$(date +%s)
+	# shellcheck disable=SC2046 # the ids, one argument each
+	while sees_any $(steady); do
+		[ $(($(date +%s) - t0)) -lt 300 ] || break
+		sleep 1
+	done
 fi
 # the others' last connections to this node end before it unloads
 sleep 10
