@@ -42,6 +42,9 @@ for a in /sys/kernel/debug/failslab/* /sys/kernel/debug/fail_page_alloc/*; do
 	echo "$a $v" >>"$state/fault"
 done
 
+# the processes that were there before any test (/init's among them):
+# not the tests' to leave behind, so never killed by suite_reset
+pids_before=$(cd /proc && echo [0-9]*)
 nsync=0
 if [ "$SCIF_NODES" -gt 1 ]; then
 	exec 3</dev/ttyS2 || exit 1
@@ -74,9 +77,12 @@ new_modules() {
 suite_reset() {
 	for p in /proc/[0-9]*; do
 		pid=${p#/proc/}
-		case " 1 $$ $PPID " in *" $pid "*) continue ;; esac
-		# kernel threads (and zombies) have no command line
-		[ -s "$p/cmdline" ] && kill -9 "$pid" 2>/dev/null
+		case " 1 $$ $PPID $pids_before " in *" $pid "*) continue ;; esac
+		# Kernel threads (and zombies) have no command line. (A file of
+		# /proc has size 0 to stat: "test -s" is false for every one.)
+		c=
+		read -r c <"$p/cmdline" 2>/dev/null
+		[ -n "$c" ] && kill -9 "$pid" 2>/dev/null
 	done
 	for pass in 1 2 3 4 5 6; do
 		extra=$(new_modules)
