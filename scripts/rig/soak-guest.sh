@@ -60,10 +60,15 @@ regs_slots() {
 	done
 }
 
+# online: the ids of the nodes online here, each between blanks
+online() {
+	echo " $(scif-ntb-test nodes 1 0 | sed -n 's/.*nodes online: *//p') "
+}
+
 # sees NODE...: this node has every node named online (node ids are the
 # guests' indexes here)
 sees() {
-	list=" $(scif-ntb-test nodes 1 0 | sed -n 's/.*nodes online: *//p') "
+	list=$(online)
 	for id in "$@"; do
 		case "$list" in *" $id "*) ;; *) return 1 ;; esac
 	done
@@ -71,7 +76,7 @@ sees() {
 
 # sees_any NODE...: this node has at least one of the nodes named online
 sees_any() {
-	list=" $(scif-ntb-test nodes 1 0 | sed -n 's/.*nodes online: *//p') "
+	list=$(online)
 	for id in "$@"; do
 		case "$list" in *" $id "*) return 0 ;; esac
 	done
