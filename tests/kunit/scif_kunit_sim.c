@@ -27,17 +27,20 @@
 /**
  * struct scif_sim_dir - one direction of the pair
  * @q: the queue carrying it; its link is the sender's link to the receiver
- * @lock: protects @hold and @nr_held
+ * @lock: protects @hold, @nr_held and @sent
  * @hold: a message type held (sent only once released), or 0: none
  * @nr_held: senders waiting in scif_sim_send() for their release
  * @release: where those senders wait
+ * @sent: messages passed on to the queue, by type (any type a peer could
+ *	  name, known or not)
  */
 struct scif_sim_dir {
 	struct scif_link_queue q;
-	spinlock_t lock;		/* @hold, @nr_held */
+	spinlock_t lock;		/* @hold, @nr_held, @sent */
 	u8 hold;
 	unsigned int nr_held;
 	wait_queue_head_t release;
+	unsigned long sent[U8_MAX + 1];
 };
 
 /**
@@ -98,6 +101,9 @@ static int scif_sim_send(struct scif_link *link,
 		d->nr_held--;
 		spin_unlock(&d->lock);
 	}
+	spin_lock(&d->lock);
+	d->sent[msg->type]++;
+	spin_unlock(&d->lock);
 	return scif_sim_queue_ops->send(link, msg, data, len);
 }
 
@@ -399,6 +405,33 @@ unsigned int scif_sim_held(struct scif_sim_pair *pair,
 	return n;
 }
 EXPORT_SYMBOL_GPL(scif_sim_held);
+
+/**
+ * scif_sim_sent() - how many messages of one type a node has sent over
+ *		     the pair
+ * @pair: the pair
+ * @from: the sending instance
+ * @type: the message type
+ *
+ * Counts what went on to the queue since the pair was created, whatever
+ * else the same node sends meanwhile (heartbeats, credits).
+ *
+ * Return: the number at the time of the call.
+ */
+unsigned long scif_sim_sent(struct scif_sim_pair *pair,
+			    struct scif_instance *from, u8 type)
+{
+	struct scif_sim_dir *d = scif_sim_dir_from(pair, from);
+	unsigned long n;
+
+	if (WARN_ON(!d))
+		return 0;
+	spin_lock(&d->lock);
+	n = d->sent[type];
+	spin_unlock(&d->lock);
+	return n;
+}
+EXPORT_SYMBOL_GPL(scif_sim_sent);
 
 MODULE_DESCRIPTION("Simulated SCIF link pair for the KUnit suites");
 MODULE_LICENSE("GPL");

@@ -29,5 +29,7 @@ void scif_sim_hold(struct scif_sim_pair *pair, struct scif_instance *from,
 void scif_sim_release(struct scif_sim_pair *pair, struct scif_instance *from);
 unsigned int scif_sim_held(struct scif_sim_pair *pair,
 			   struct scif_instance *from);
+unsigned long scif_sim_sent(struct scif_sim_pair *pair,
+			    struct scif_instance *from, u8 type);
 
 #endif /* SCIF_KUNIT_SIM_H */
