@@ -18,10 +18,13 @@
 #   - puts the guest back as the boot left it: kills the test's leftover
 #     processes, unloads any module it left loaded, restores the console
 #     log level and the fault injection settings, empties /tmp,
-#   - has kmemleak scan (only after the last test does it first wait
-#     for the youngest objects to be old enough), then marks the end
-#     with the command's status and the seconds it all took, and waits
-#     for the others again.
+#   - marks the end with the command's status and the seconds it all
+#     took, and waits for the others again.
+# kmemleak scans only after the last test (a scan costs a 512 MiB guest
+# about 5 s): each suspect is printed on the console under the test during
+# which it was allocated, by its allocation's jiffies against those
+# recorded at each test's start (the console's @@SCIF-LEAKS section, read by
+# scripts/checks/e2e-suite).
 # A guest it cannot put back (a module that will not unload) stops there:
 # the tests not started are left to the host, which runs them in boots of
 # their own. Exits 0 unless the suite stopped early.
@@ -41,6 +44,58 @@ for a in /sys/kernel/debug/failslab/* /sys/kernel/debug/fail_page_alloc/*; do
 	v=$(cat "$a" 2>/dev/null) || continue
 	echo "$a $v" >>"$state/fault"
 done
+
+# What the boot itself allocated and lost is not a test's: kmemleak is
+# told to report only what it has not reported yet, and the first test
+# answers for what is left (it would have, booted on its own).
+[ -w "$leak" ] && echo clear >"$leak"
+: >"$state/starts"
+
+# jiffies: the kernel's tick count now (what kmemleak stamps an object with)
+jiffies() {
+	sed -n 's/^jiffies: //p' /proc/timer_list | head -n 1
+}
+
+# leak_report: wait until the youngest objects can be reported, scan, and
+# print every suspect under the test it was allocated in: an
+# "@@SCIF-LEAKS-OF NAME" line before each, the whole between @@SCIF-LEAKS
+# and @@SCIF-LEAKS-END. An object older than every test start goes to the
+# first test.
+leak_report() {
+	[ -w "$leak" ] || return 0
+	sleep 6
+	# twice: a scan reports an object only if its contents did not
+	# change since the scan before (a first scan sees them as changed)
+	echo scan >"$leak"
+	echo scan >"$leak"
+	{
+		echo "@@SCIF-LEAKS"
+		awk '
+		function flush(i, t) {
+			if (blk == "")
+				return
+			t = name[0]
+			for (i = 0; i < n; i++)
+				if (from[i] <= j)
+					t = name[i]
+			print "@@SCIF-LEAKS-OF " t
+			print blk
+			blk = ""
+			j = 0
+		}
+		NR == FNR { name[n] = $1; from[n++] = $2 + 0; next }
+		/^unreferenced object/ { flush(); blk = $0; next }
+		blk != "" {
+			blk = blk "\n" $0
+			if (match($0, /jiffies [0-9]+/))
+				j = substr($0, RSTART + 8, RLENGTH - 8) + 0
+		}
+		END { flush() }' "$state/starts" "$leak"
+		echo "@@SCIF-LEAKS-END"
+	} >"$con"
+	# /init need not wait and scan again
+	: >/.scif-leak-scanned
+}
 
 # the processes that were there before any test (/init's among them):
 # not the tests' to leave behind, so never killed by suite_reset
@@ -62,6 +117,7 @@ suite_sync() {
 	done
 	# another guest stopped (or the port closed)
 	echo "@@SCIF-SUITE-STOPPED at barrier $nsync"
+	leak_report
 	exit 1
 }
 
@@ -100,7 +156,6 @@ suite_reset() {
 	[ -z "$extra" ] || { echo "modules left loaded: $extra"; return 1; }
 }
 
-last=$(sed '/^$/d' "$dir/list" | tail -n 1)
 while read -r name; do
 	[ -n "$name" ] || continue
 	t=$dir/$name
@@ -111,7 +166,7 @@ while read -r name; do
 	dmesg -c >/dev/null
 	mark "@@SCIF-TEST-BEGIN $name"
 	echo "@@SCIF-TEST-BEGIN $name"
-	[ -w "$leak" ] && echo clear >"$leak"
+	echo "$name $(jiffies)" >>"$state/starts"
 	loaded=""
 	rc=0
 	for m in $(tr , ' ' <"$t/.scif-modules"); do
@@ -132,24 +187,14 @@ while read -r name; do
 	done
 	suite_reset
 	clean=$?
-	# kmemleak only reports objects older than five seconds: the last
-	# test waits for them; a leak from the last seconds of any other test
-	# is reported at the end of the next one (its report names the task
-	# and the allocating frames). "clear" at a test's start only greys
-	# suspects already reported, so nothing is lost.
-	if [ -w "$leak" ]; then
-		[ "$name" = "$last" ] && sleep 6
-		echo scan >"$leak"
-		cat "$leak" >"$con"
-		# /init need not wait and scan again after the suite
-		[ "$name" = "$last" ] && : >/.scif-leak-scanned
-	fi
 	echo "@@SCIF-TEST-END $name $rc $(($(date +%s) - start))"
 	mark "@@SCIF-TEST-END $name"
 	if [ "$clean" != 0 ]; then
 		echo "@@SCIF-SUITE-STOPPED after $name"
+		leak_report
 		exit 1
 	fi
 	suite_sync
 done <"$dir/list"
+leak_report
 exit 0
