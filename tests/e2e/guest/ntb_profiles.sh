@@ -77,6 +77,8 @@ check_api() {
 	[ "$t" = "$msgs" ] || fail "$1: $t message registers, want $msgs"
 	t=$(count "$d"/peer0/mw_trans[0-9]*)
 	[ "$t" = "$mws" ] || fail "$1: $t windows, want $mws"
+	# doorbell 0 ends the check (below): unmasked before the link is up
+	echo "c 0x1" >"$d/db_mask" || fail "$1: unmask doorbell 0"
 	# the NTB API answers ntb_mw_get_align() only with the link up
 	echo Y >"$d/link" || fail "$1: link enable"
 	wait_for 20 file_is "$d/peer0/link" Y || fail "$1: link did not come up"
@@ -89,6 +91,14 @@ check_api() {
 			w=$((w + 1))
 		done
 	fi
+	# Unloading ntb_tool takes the link down, and the peer reads its
+	# windows only while the link is up: ring doorbell 0 of the peer once
+	# done here, and unload only once the peer rang ours (every profile
+	# has doorbell 0; the bit stays set until cleared, rung early or late).
+	echo "s 0x1" >"$d/peer_db" || fail "$1: ring the peer's doorbell"
+	wait_for 30 bits_set "$d/db" 0x1 ||
+		fail "$1: the peer never rang (db $(cat "$d/db"))"
+	echo "c 0x1" >"$d/db" || fail "$1: clear doorbell 0"
 	rmmod ntb_tool || fail "$1: rmmod ntb_tool"
 	echo "node $me: $1: port $port, peer $peer, $spads scratchpads, $msgs message registers, doorbells $db, $mws windows"
 }
