@@ -51,6 +51,14 @@ done
 [ -w "$leak" ] && echo clear >"$leak"
 : >"$state/starts"
 
+# uptime_s: seconds since boot, to the hundredth; span A B: B - A
+uptime_s() {
+	cut -d' ' -f1 /proc/uptime
+}
+span() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'
+}
+
 # jiffies: the kernel's tick count now (what kmemleak stamps an object with)
 jiffies() {
 	sed -n 's/^jiffies: //p' /proc/timer_list | head -n 1
@@ -167,6 +175,7 @@ while read -r name; do
 	mark "@@SCIF-TEST-BEGIN $name"
 	echo "@@SCIF-TEST-BEGIN $name"
 	echo "$name $(jiffies)" >>"$state/starts"
+	t_load=$(uptime_s)
 	loaded=""
 	rc=0
 	for m in $(tr , ' ' <"$t/.scif-modules"); do
@@ -177,16 +186,25 @@ while read -r name; do
 		fi
 		loaded="$m $loaded"
 	done
+	t_cmd=$(uptime_s)
 	if [ "$rc" = 0 ]; then
 		(cd "$t" && exec timeout -s KILL "$(cat "$t/.scif-timeout")" sh ./.scif-cmd) \
 			</dev/null 2>&1
 		rc=$?
 	fi
+	t_unload=$(uptime_s)
 	for m in $loaded; do
 		rmmod "$m" >"$con" 2>&1 || echo "@@SCIF-FAIL rmmod $m" >"$con"
 	done
+	t_reset=$(uptime_s)
 	suite_reset
 	clean=$?
+	t_end=$(uptime_s)
+	# where the test's time went, for make check's budget
+	echo "suite: $name: modules loaded in $(span "$t_load" "$t_cmd") s," \
+		"command $(span "$t_cmd" "$t_unload") s," \
+		"unloaded in $(span "$t_unload" "$t_reset") s," \
+		"guest put back in $(span "$t_reset" "$t_end") s"
 	echo "@@SCIF-TEST-END $name $rc $(($(date +%s) - start))"
 	mark "@@SCIF-TEST-END $name"
 	if [ "$clean" != 0 ]; then
