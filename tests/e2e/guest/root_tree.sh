@@ -19,8 +19,9 @@ root_tree_add() {
 # root_tree_remove: remove every file root_tree_add added
 root_tree_remove() {
 	[ -n "${root_tree_list:-}" ] && [ -f "$root_tree_list" ] || return 0
-	while read -r f; do
-		rm -f "$f"
-	done <"$root_tree_list"
+	# one rm for all: a process per file took half a minute of a TCG
+	# guest for Open MPI's tree (the paths of Debian's trees have no
+	# blanks)
+	xargs rm -f <"$root_tree_list"
 	rm -f "$root_tree_list"
 }
