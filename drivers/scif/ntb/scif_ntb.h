@@ -238,13 +238,13 @@ struct scif_ntb_dev;
  *	     waiting on &scif_link.rx_wait, in case that task does not get
  *	     to run soon
  * @win: CPU mapping of the outbound window to the peer's memory, for the
- *	 message ring (I/O accessors); made at the handshake
- * @mem: the same window mapped as memory, for RMA (&scif_link.peer_mem),
- *	 only when the peer's window is direct
+ *	 indices of the message ring (I/O accessors); made at the handshake
+ * @mem: the same window mapped as memory, for the ring's records and, when
+ *	 the peer's window is direct, for RMA (&scif_link.peer_mem)
  * @win_phys: physical address of the window
  * @win_size: its size
  * @tx_hdr: the peer's region header, inside @win
- * @tx_ring: the peer's ring cells, inside @win
+ * @tx_ring: the peer's ring cells, inside @mem
  * @tx_mutex: serialises senders; protects @tx_widx and @want_seq and the
  *	      removal of @backlog entries. May be held while waiting
  *	      (bounded) for ring space, never spinning; never waited for by
@@ -306,7 +306,7 @@ struct scif_ntb_peer {
 	phys_addr_t win_phys;
 	resource_size_t win_size;
 	struct scif_ntb_region_hdr __iomem *tx_hdr;
-	u8 __iomem *tx_ring;
+	u8 *tx_ring;
 	struct mutex tx_mutex;	/* senders, see above */
 	u32 tx_cells;
 	u32 tx_widx;
@@ -411,7 +411,7 @@ void scif_ntb_words_refresh(struct scif_ntb_peer *p);
 int scif_ntb_mw_setup(struct scif_ntb_peer *p);
 int scif_ntb_mw_open(struct scif_ntb_peer *p);
 void scif_ntb_mw_close(struct scif_ntb_peer *p);
-int scif_ntb_map_peer(struct scif_ntb_peer *p, bool flat);
+int scif_ntb_map_peer(struct scif_ntb_peer *p);
 void scif_ntb_set_rma(struct scif_ntb_peer *p, bool on);
 void scif_ntb_windows_free(struct scif_ntb_peer *p);
 bool scif_ntb_peer_has_window(struct scif_ntb_peer *p);

@@ -222,7 +222,7 @@ static void scif_ntb_up(struct scif_ntb_peer *p, const struct scif_ntb_hello *h)
 	p->node = h->node;
 	scif_ntb_set_rma(p, p->flat_in && (h->caps & SCIF_NTB_CAP_FLAT));
 	p->tx_hdr = p->win + h->addr;
-	p->tx_ring = (u8 __iomem *)p->tx_hdr + SCIF_NTB_HDR_SIZE;
+	p->tx_ring = (u8 *)p->mem + h->addr + SCIF_NTB_HDR_SIZE;
 	p->tx_cells = (h->size - SCIF_NTB_HDR_SIZE) / SCIF_NTB_CELL;
 	p->tx_widx = 0;
 	p->want_seq = 0;
@@ -301,7 +301,7 @@ static void scif_ntb_handshake(struct scif_ntb_peer *p)
 		}
 		scif_ntb_put(p, SCIF_NTB_SPAD_ACK, scif_ntb_ack_open(h.nonce));
 	}
-	ret = scif_ntb_map_peer(p, h.caps & SCIF_NTB_CAP_FLAT);
+	ret = scif_ntb_map_peer(p);
 	if (ret) {
 		/*
 		 * Windows may follow the translation a little late, and a

@@ -78,6 +78,20 @@ void scif_ntb_kick(struct scif_ntb_peer *p)
 			   p->nd->wq, &p->rx_work);
 }
 
+/* Answer the peer's request for room, once per request. */
+static void scif_ntb_answer_want(struct scif_ntb_peer *p)
+{
+	u32 want = le32_to_cpu(READ_ONCE(scif_ntb_rx_hdr(p)->want));
+
+	lockdep_assert_held(&p->rx_mutex);
+	if (want != p->want_seen) {
+		p->want_seen = want;
+		/* Our read index writes land before the doorbell. */
+		wmb();
+		scif_ntb_ring_peer(p);
+	}
+}
+
 /*
  * Hand the records between rx_ridx and the peer's write index to the core,
  * until at least @budget cells are consumed.
@@ -132,24 +146,15 @@ static int scif_ntb_drain(struct scif_ntb_peer *p, u32 budget)
 			avail -= n;
 			done += n;
 			iowrite32(p->rx_ridx, &p->tx_hdr->ridx);
+			/*
+			 * A sender waiting for room refills the ring while we
+			 * go on draining it, rather than after.
+			 */
+			scif_ntb_answer_want(p);
 			if (READ_ONCE(p->dead))
 				return done;
 			cond_resched();
 		}
-	}
-}
-
-/* Answer the peer's request for room, once per request. */
-static void scif_ntb_answer_want(struct scif_ntb_peer *p)
-{
-	u32 want = le32_to_cpu(READ_ONCE(scif_ntb_rx_hdr(p)->want));
-
-	lockdep_assert_held(&p->rx_mutex);
-	if (want != p->want_seen) {
-		p->want_seen = want;
-		/* Our read index writes land before the doorbell. */
-		wmb();
-		scif_ntb_ring_peer(p);
 	}
 }
 
@@ -252,13 +257,18 @@ unsigned int scif_ntb_busy_poll(struct scif_link *link)
  * scif_ntb_doorbell_rx() - our doorbell rang: have the ring drained
  * @p: the peer; hard interrupt context
  *
- * A task waiting for the peer on &scif_link.rx_wait is woken to drain it;
+ * Senders waiting for room in the peer's ring are woken first: the doorbell
+ * may be the peer's answer to their request. A task waiting for the peer
+ * on &scif_link.rx_wait is woken to drain our ring;
  * the receive work follows a little later in case that task does not run
  * soon (a busy CPU, a low priority). Without such a task, or with the
  * module parameter rx_waiter off, the receive work drains it now.
  */
 void scif_ntb_doorbell_rx(struct scif_ntb_peer *p)
 {
+	/* It may be the peer making room for a sender waiting for it. */
+	if (wq_has_sleeper(&p->tx_wq))
+		wake_up(&p->tx_wq);
 	if (!READ_ONCE(scif_ntb_rx_waiter) ||
 	    !wq_has_sleeper(&p->link.rx_wait)) {
 		scif_ntb_kick(p);

@@ -98,13 +98,13 @@ static void scif_ntb_tx_put(struct scif_ntb_peer *p,
 	lockdep_assert_held(&p->tx_mutex);
 
 	if (cells > p->tx_cells - off) {
-		iowrite8(SCIF_NTB_PAD, p->tx_ring + off * SCIF_NTB_CELL);
+		WRITE_ONCE(p->tx_ring[off * SCIF_NTB_CELL], SCIF_NTB_PAD);
 		p->tx_widx += p->tx_cells - off;
 		off = 0;
 	}
-	memcpy_toio(p->tx_ring + off * SCIF_NTB_CELL, msg, sizeof(*msg));
+	memcpy(p->tx_ring + off * SCIF_NTB_CELL, msg, sizeof(*msg));
 	if (len)
-		memcpy_toio(p->tx_ring + (off + 1) * SCIF_NTB_CELL, data, len);
+		memcpy(p->tx_ring + (off + 1) * SCIF_NTB_CELL, data, len);
 	p->tx_widx += cells;
 	trace_scif_ntb_ring_tx(p->node, cells, p->tx_widx);
 }

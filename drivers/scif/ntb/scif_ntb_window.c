@@ -262,14 +262,13 @@ static void scif_ntb_unmap_peer(struct scif_ntb_peer *p)
  * scif_ntb_map_peer() - map the outbound window onto the peer's window 0
  * @p: the peer; its handshake lock is held and no sender, drain or backlog
  *     work uses the mapping (the node is not online)
- * @flat: the peer announced a direct window; map it as memory too, for RMA
  *
  * Keeps the mapping of the previous session if the window did not move.
  *
  * Return: 0, -ENOLINK while the peer has not opened its window, or another
  * negative error.
  */
-int scif_ntb_map_peer(struct scif_ntb_peer *p, bool flat)
+int scif_ntb_map_peer(struct scif_ntb_peer *p)
 {
 	int widx = scif_ntb_out_widx(p);
 	resource_size_t size;
@@ -285,8 +284,7 @@ int scif_ntb_map_peer(struct scif_ntb_peer *p, bool flat)
 		return ret;
 	if (!size)
 		return -ENOLINK;
-	if (p->win && (phys != p->win_phys || size != p->win_size ||
-		       flat != !!p->mem))
+	if (p->win && (phys != p->win_phys || size != p->win_size))
 		scif_ntb_unmap_peer(p);
 	if (p->win)
 		return 0;
@@ -296,16 +294,15 @@ int scif_ntb_map_peer(struct scif_ntb_peer *p, bool flat)
 	p->win_phys = phys;
 	p->win_size = size;
 	/*
-	 * The same window again, as memory (also write-combining): RMA copies
-	 * through it are memcpy(), which moves pages at about twice the speed
-	 * of memcpy_toio()'s string moves (measured under TCG).
+	 * The same window again, as memory (also write-combining): records
+	 * and RMA copies through it are memcpy(), which moves pages at about
+	 * twice the speed of memcpy_toio()'s string moves (measured under
+	 * TCG). The window holds no registers, so nothing is lost.
 	 */
-	if (flat) {
-		p->mem = memremap(phys, size, MEMREMAP_WC);
-		if (!p->mem) {
-			scif_ntb_unmap_peer(p);
-			return -ENOMEM;
-		}
+	p->mem = memremap(phys, size, MEMREMAP_WC);
+	if (!p->mem) {
+		scif_ntb_unmap_peer(p);
+		return -ENOMEM;
 	}
 	return 0;
 }
