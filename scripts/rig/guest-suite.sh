@@ -64,18 +64,14 @@ jiffies() {
 	sed -n 's/^jiffies: //p' /proc/timer_list | head -n 1
 }
 
-# leak_report: wait until the youngest objects can be reported, scan, and
-# print every suspect under the test it was allocated in: an
+# leak_report: scan (scif-leak-scan waits until the youngest objects can
+# be reported) and print every suspect under the test it was allocated in: an
 # "@@SCIF-LEAKS-OF NAME" line before each, the whole between @@SCIF-LEAKS
 # and @@SCIF-LEAKS-END. An object older than every test start goes to the
 # first test.
 leak_report() {
 	[ -w "$leak" ] || return 0
-	sleep 6
-	# twice: a scan reports an object only if its contents did not
-	# change since the scan before (a first scan sees them as changed)
-	echo scan >"$leak"
-	echo scan >"$leak"
+	scif-leak-scan
 	{
 		echo "@@SCIF-LEAKS"
 		awk '

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The rig must fail loudly: a failing command, a kernel panic, a WARN, a
-# hung guest and truncated KTAP must each give a non-zero exit and a reason.
+# memory leak, a hung guest and truncated KTAP must each give a non-zero
+# exit and a reason.
 # needs: own-boot (boots the rig itself, expecting it to fail)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,6 +28,8 @@ expect_fail() {
 cl="$top/scripts/rig/cluster -n 1 --modules scif --smp 1 --mem 256"
 expect_fail "command exits 3" "command exited 3" $cl -- sh -c 'exit 3'
 expect_fail "kernel WARN" "kernel report" $cl -- sh -c 'modprobe lkdtm && echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT'
+# a module that leaks on load: the scans after the command must find it
+expect_fail "kmemleak leak" "unreferenced object" $cl -- sh -c 'modprobe scif_rig_leak'
 expect_fail "kernel panic" "did not finish" $cl -- sh -c 'echo c > /proc/sysrq-trigger'
 expect_fail "hung guest" "timeout" $cl --timeout 30 -- sleep 600
 expect_fail "bad -n" "usage" "$top/scripts/rig/cluster" -n 9 -- true
