@@ -367,7 +367,13 @@ static void scif_ntb_hs_work(struct work_struct *work)
 			scif_ntb_start(p);
 		goto out;
 	}
-	if (p->state == SCIF_NTB_HANDSHAKE || p->state == SCIF_NTB_UP)
+	/*
+	 * A refused peer is watched for a new session too: in message
+	 * registers, its words reach us only while the message work runs,
+	 * which the refresh schedules (and our words, "not here" since the
+	 * refusal, reach a peer that missed them).
+	 */
+	if (p->state != SCIF_NTB_DOWN)
 		scif_ntb_words_refresh(p);
 	if (p->state == SCIF_NTB_HANDSHAKE) {
 		scif_ntb_handshake(p);
