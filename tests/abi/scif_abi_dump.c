@@ -1,57 +1,71 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Print the binary interface described by whichever scif_ioctl.h the
+ * Describe the binary interface given by whichever scif_ioctl.h the
  * compiler finds: the size and member offsets of every argument structure
  * and the value of every request number. Built once against the
  * distribution's header and once against the project's, for each ABI; the
- * outputs must be identical (see tools/Makefile, target check-abi).
+ * descriptions must be identical (see tools/Makefile, target check-abi).
  *
- * Built with -DSCIF_ABI_OWN (project's header only), it prints instead the
- * requests this driver adds (<linux/scif_requests.h>). The kernel passes
- * those to its handlers unconverted for 32-bit callers, so the -m64 and
- * -m32 outputs must be identical.
+ * Built with -DSCIF_ABI_OWN (project's header only), it describes instead
+ * the requests this driver adds (<linux/scif_requests.h>). The kernel
+ * passes those to its handlers unconverted for 32-bit callers, so the -m64
+ * and -m32 descriptions must be identical.
+ *
+ * Nothing here is run: the file is only compiled to assembly (-S), and
+ * every value is a constant the compiler writes into that assembly as an
+ * ".ascii" line starting "@@abi" (the kernel's asm-offsets do the same),
+ * which tools/Makefile turns into one text line per fact. So both ABIs are
+ * checked on a host that cannot execute i386 programs.
  */
 #include <stddef.h>
-#include <stdio.h>
 #include <sys/ioctl.h>
 #include <linux/scif_ioctl.h>
 
 /*
- * Describe one member: offset and size, and with @sign set also whether it
- * is a signed integer. The member is named once only, through a pointer
- * into a local instance of the structure.
+ * One fact: its kind, its name and its value, which the assembly shows as
+ * an immediate operand ("$N"). The value goes through long, so a
+ * request number above 2^31 may come out negative on i386; the Makefile
+ * prints every value modulo 2^32.
  */
-#define DESCRIBE(t, m, sign) \
+#define EMIT(kind, name, val) \
 	do { \
-		t obj_; \
-		__auto_type mp_ = &obj_.m; \
-		const char *name_ = #t "." #m; \
-		printf("offsetof %-28s %zu\n", name_, \
-		       (size_t)((char *)mp_ - (char *)&obj_)); \
-		printf("member %-30s %zu\n", name_, sizeof(*mp_)); \
-		sign; \
+		asm volatile("\n.ascii \"@@abi " kind " " name " %0\"" \
+			     : : "i" ((long)(val))); \
 	} while (0)
-#define PRINT_SIGN \
+
+/*
+ * Describe one member: offset and size. Its type and the structure's are
+ * named through typedefs, so that each argument appears once outside the
+ * name strings.
+ */
+#define DESCRIBE(t, m) \
 	do { \
-		__typeof__(*mp_) v_ = 0; \
-		v_--; \
-		printf("signed %-30s %d\n", name_, !(v_ > 0)); \
+		typedef t abi_s_; \
+		EMIT("offsetof", #t "." #m, offsetof(abi_s_, m)); \
+		EMIT("member", #t "." #m, sizeof(((abi_s_ *)0)->m)); \
+	} while (0)
+/* Whether an integer member is signed: all ones, in its type, is below 1. */
+#define SIGNED(t, m) \
+	do { \
+		typedef t abi_s_; \
+		typedef __typeof__(((abi_s_ *)0)->m) abi_m_; \
+		EMIT("signed", #t "." #m, (abi_m_)~0 < 1); \
 	} while (0)
 /* An integer member. */
-#define FIELD(t, m) DESCRIBE(t, m, PRINT_SIGN)
+#define FIELD(t, m) \
+	do { \
+		DESCRIBE(t, m); \
+		SIGNED(t, m); \
+	} while (0)
 /* A member that is itself a structure. */
-#define SFIELD(t, m) DESCRIBE(t, m, (void)0)
-#define SIZE(t) \
-	printf("sizeof %-30s %zu\n", #t, sizeof(t))
-#define REQ(name) print_request(#name, name)
-
-static void print_request(const char *name, unsigned long nr)
-{
-	printf("ioctl %-31s 0x%08lx\n", name, nr);
-}
+#define SFIELD(t, m) DESCRIBE(t, m)
+#define SIZE(t) EMIT("sizeof", #t, sizeof(t))
+#define REQ(name) EMIT("ioctl", #name, name)
 
 #ifdef SCIF_ABI_OWN
-int main(void)
+void scif_abi_describe(void);
+
+void scif_abi_describe(void)
 {
 	SIZE(struct scifioctl_stream_map);
 	FIELD(struct scifioctl_stream_map, fd);
@@ -70,11 +84,12 @@ int main(void)
 
 	REQ(SCIF_STREAM_MAP);
 	REQ(SCIF_STREAM_WAKE);
-	printf("highest request number %d\n", SCIF_IOCTL_NR_MAX);
-	return 0;
+	EMIT("highest", "request number", SCIF_IOCTL_NR_MAX);
 }
 #else
-int main(void)
+void scif_abi_describe(void);
+
+void scif_abi_describe(void)
 {
 	SIZE(struct scif_port_id);
 	FIELD(struct scif_port_id, node);
@@ -147,6 +162,5 @@ int main(void)
 	REQ(SCIF_FENCE_MARK);
 	REQ(SCIF_FENCE_WAIT);
 	REQ(SCIF_FENCE_SIGNAL);
-	return 0;
 }
 #endif

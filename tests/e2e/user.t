@@ -27,6 +27,11 @@
 #   stream-map  SCIF_STREAM_MAP through the raw requests: its errnos and
 #               mmap()'s, the process and the kernel taking turns on one
 #               stream, poll, lying positions, writes after the peer closed
+#   stream-map-mock, stream-map-mock32
+#               libscif's mapped stream against a stand-in driver
+#               (tests/user/stream_map_mock.c), x86_64 and i386: make -C
+#               tools runs them too, but only where the host can execute
+#               i386 programs
 # Every test runs even after one failed; the run fails if any did.
 # needs: nodes=1
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -64,6 +69,8 @@ run rma32 scif-rma-test32 200
 run rma-dma dma_in_use
 run stream scif-stream-test 1024
 run stream-map scif-stream-map-test
+run stream-map-mock scif-stream-map-mock
+run stream-map-mock32 scif-stream-map-mock32
 if [ -n "$failed" ]; then
 	echo "FAIL:$failed"
 	exit 1
